@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""Runs the same JMH benchmarks on the baseline and the patched JDK and compares them.
+
+Forks alternate between the two JDKs (baseline fork 1, patched fork 1, baseline fork 2, ...),
+each a separate JMH invocation with -f 1, so that drift on the machine hits both sides alike.
+The raw JSON of every run is kept; the merged result is printed as one table per benchmark
+(baseline score, patched score, speedup, errors) and drawn as a PNG chart of the speedups.
+"""
+
+import argparse
+import json
+import math
+import os
+import statistics
+import subprocess
+import sys
+
+# Two-sided 99.9% Student t quantiles (JMH reports the same interval), by degrees of freedom.
+T999 = {1: 636.62, 2: 31.60, 3: 12.92, 4: 8.61, 5: 6.87, 6: 5.96, 7: 5.41, 8: 5.04, 9: 4.78,
+        10: 4.59, 12: 4.32, 15: 4.07, 20: 3.85, 25: 3.73, 30: 3.65, 40: 3.55, 60: 3.46,
+        120: 3.37}
+
+
+def t999(df):
+    best = None
+    for k in sorted(T999):
+        if k <= df:
+            best = T999[k]
+    return best if best is not None else 3.29
+
+
+def interval(samples):
+    if len(samples) < 2:
+        return float("nan")
+    return t999(len(samples) - 1) * statistics.stdev(samples) / math.sqrt(len(samples))
+
+
+def key(result):
+    params = result.get("params") or {}
+    return (result["benchmark"], tuple(sorted(params.items())))
+
+
+def run(java, jar, bench, jdk, fork, out, jmh_opts):
+    path = os.path.join(out, "%s-fork%d.json" % (jdk[0], fork))
+    cmd = [java, "-jar", jar, bench, "-f", "1", "-jvm", os.path.join(jdk[1], "bin", "java"),
+           "-rf", "json", "-rff", path] + jmh_opts
+    print("## %s fork %d: %s" % (jdk[0], fork, " ".join(cmd)), flush=True)
+    with open(os.path.join(out, "%s-fork%d.log" % (jdk[0], fork)), "w") as log:
+        rc = subprocess.call(cmd, stdout=log, stderr=subprocess.STDOUT)
+    if rc != 0:
+        sys.exit("JMH failed on %s (fork %d): see %s" % (jdk[0], fork, log.name))
+    with open(path) as f:
+        return json.load(f)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--baseline", required=True)
+    ap.add_argument("--patched", required=True)
+    ap.add_argument("--jar", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--bench", default="")
+    ap.add_argument("--forks", type=int, default=2)
+    ap.add_argument("--jmh", default="")
+    a = ap.parse_args()
+    if not a.bench:
+        sys.exit("make compare needs BENCH=<regex> (e.g. BENCH=ChannelInputStreamSkip)")
+
+    os.makedirs(a.out, exist_ok=True)
+    jdks = [("baseline", os.path.realpath(a.baseline)), ("patched", os.path.realpath(a.patched))]
+    java = os.path.join(jdks[1][1], "bin", "java")
+    raw = {"baseline": {}, "patched": {}}
+    meta = {}
+    for fork in range(1, a.forks + 1):
+        for jdk in jdks:
+            for r in run(java, a.jar, a.bench, jdk, fork, a.out, a.jmh.split()):
+                k = key(r)
+                pm = r["primaryMetric"]
+                meta[k] = (r["mode"], pm["scoreUnit"])
+                # rawData: one list of iteration scores per fork
+                for forkdata in pm["rawData"]:
+                    raw[jdk[0]].setdefault(k, []).extend(forkdata)
+                for name, sm in (r.get("secondaryMetrics") or {}).items():
+                    sk = (k[0] + ":" + name, k[1])
+                    meta.setdefault(sk, (r["mode"], sm["scoreUnit"]))
+                    for forkdata in sm["rawData"]:
+                        raw[jdk[0]].setdefault(sk, []).extend(forkdata)
+
+    rows = []
+    for k in sorted(meta):
+        b = raw["baseline"].get(k)
+        p = raw["patched"].get(k)
+        if not b or not p:
+            continue
+        mode, unit = meta[k]
+        bm, pmn = statistics.mean(b), statistics.mean(p)
+        if mode == "thrpt":
+            speedup = pmn / bm if bm else float("nan")
+        else:
+            speedup = bm / pmn if pmn else float("nan")
+        rows.append((k, mode, unit, bm, interval(b), pmn, interval(p), speedup))
+
+    summary = {"bench": a.bench, "forks": a.forks, "jmh": a.jmh, "rows": []}
+    current = None
+    for k, mode, unit, bm, be, pmn, pe, sp in rows:
+        cls = k[0].split(":")[0].rsplit(".", 1)[0]
+        if cls != current:
+            current = cls
+            print("\n%s (%s; speedup > 1 means patched is better)" % (cls, "forks " + str(a.forks)))
+            print("%-46s %14s %10s %14s %10s %8s  %s" % ("benchmark (params)", "baseline", "+-",
+                                                           "patched", "+-", "speedup", "unit"))
+        label = k[0][len(cls) + 1:]
+        if k[1]:
+            label += " (" + ", ".join("%s=%s" % kv for kv in k[1]) + ")"
+        print("%-46s %14.3f %10.3f %14.3f %10.3f %7.2fx  %s %s" % (label, bm, be, pmn, pe, sp,
+                                                                  unit, mode))
+        summary["rows"].append({"benchmark": k[0], "params": dict(k[1]), "mode": mode,
+                                "unit": unit, "baseline": bm, "baseline_error": be,
+                                "patched": pmn, "patched_error": pe, "speedup": sp})
+    with open(os.path.join(a.out, "summary.json"), "w") as f:
+        json.dump(summary, f, indent=1)
+    chart(summary["rows"], os.path.join(a.out, "speedup.png"), a.bench)
+
+
+def chart(rows, png, title):
+    rows = [r for r in rows if ":" not in r["benchmark"]]
+    if not rows:
+        return
+    dat = png[:-4] + ".dat"
+    with open(dat, "w") as f:
+        for i, r in enumerate(rows):
+            label = r["benchmark"].rsplit(".", 1)[1]
+            if r["params"]:
+                label += " " + ",".join(str(v) for v in r["params"].values())
+            f.write('%d "%s" %f\n' % (i, label.replace('"', "'"), r["speedup"]))
+    height = max(300, 22 * len(rows) + 120)
+    script = """
+set terminal png size 900,%d
+set output '%s'
+set title 'nio-uring vs baseline: %s (speedup, >1 is better)'
+set style fill solid 0.6
+set boxwidth 0.7
+set yrange [-1:%d]
+set ytics nomirror
+set grid x
+set xrange [0:*]
+unset key
+set arrow from 1, graph 0 to 1, graph 1 nohead dt 2
+plot '%s' using 3:1:(0):3:($1-0.35):($1+0.35):ytic(2) with boxxyerrorbars
+""" % (height, png, title.replace("'", ""), len(rows), dat)
+    try:
+        subprocess.run(["gnuplot"], input=script.encode(), check=True)
+        print("\nchart: %s" % png)
+    except (OSError, subprocess.CalledProcessError) as e:
+        print("\nno chart (gnuplot: %s)" % e)
+
+
+if __name__ == "__main__":
+    main()
