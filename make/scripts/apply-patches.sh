@@ -14,7 +14,7 @@ while read -r p _; do
         die "patches/$p does not apply"
     fi
     # GNU patch says so for every hunk that did not land exactly where the patch put it.
-    if echo "$out" | grep -Eq '(offset|fuzz) [0-9]+ line'; then
+    if echo "$out" | grep -Eq '(offset -?[0-9]+ line|with fuzz [0-9]+)'; then
         echo "$out" >&2
         die "patches/$p applies only with an offset or fuzz: regenerate it (make refresh-patches)"
     fi
