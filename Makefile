@@ -24,7 +24,7 @@ JDK_OUT = $(1)/build/release
 JTREG_HOME ?= /usr/share/jtreg
 REVISION := $(shell git -C $(TOPDIR) rev-parse --short=10 HEAD 2>/dev/null || echo norev)
 JOBS ?=
-JDK_MAKE = $(MAKE) -C $(1) CONF=release LOG=warn $(if $(JOBS),JOBS=$(JOBS))
+JDK_MAKE = env -u MAKEFLAGS -u MFLAGS -u MAKEOVERRIDES -u MAKELEVEL $(MAKE) --no-print-directory -C $(1) CONF=release LOG=warn $(if $(JOBS),JOBS=$(JOBS))
 
 export BUILD_DIR UPSTREAM_TARBALL UPSTREAM_DIR UPSTREAM_SHA256 UPSTREAM_TARBALL_NAME \
     UPSTREAM_TOPDIR UPSTREAM_DEB_SOURCE UPSTREAM_DEB_VERSION UPSTREAM_GIT_URL \
