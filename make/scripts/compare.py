@@ -14,6 +14,7 @@ import os
 import statistics
 import subprocess
 import sys
+import time
 
 # Two-sided 99.9% Student t quantiles (JMH reports the same interval), by degrees of freedom.
 T999 = {1: 636.62, 2: 31.60, 3: 12.92, 4: 8.61, 5: 6.87, 6: 5.96, 7: 5.41, 8: 5.04, 9: 4.78,
@@ -45,10 +46,18 @@ def run(java, jar, bench, jdk, fork, out, jmh_opts):
     cmd = [java, "-jar", jar, bench, "-f", "1", "-jvm", os.path.join(jdk[1], "bin", "java"),
            "-rf", "json", "-rff", path] + jmh_opts
     print("## %s fork %d: %s" % (jdk[0], fork, " ".join(cmd)), flush=True)
-    with open(os.path.join(out, "%s-fork%d.log" % (jdk[0], fork)), "w") as log:
-        rc = subprocess.call(cmd, stdout=log, stderr=subprocess.STDOUT)
+    logname = os.path.join(out, "%s-fork%d.log" % (jdk[0], fork))
+    while True:
+        with open(logname, "w") as log:
+            rc = subprocess.call(cmd, stdout=log, stderr=subprocess.STDOUT)
+        with open(logname) as log:
+            if rc == 0 or "Unable to acquire the JMH lock" not in log.read():
+                break
+        # another benchmark run holds the machine: wait for it rather than measure beside it
+        print("   waiting for another JMH run to finish", flush=True)
+        time.sleep(15)
     if rc != 0:
-        sys.exit("JMH failed on %s (fork %d): see %s" % (jdk[0], fork, log.name))
+        sys.exit("JMH failed on %s (fork %d): see %s" % (jdk[0], fork, logname))
     with open(path) as f:
         return json.load(f)
 

@@ -51,7 +51,7 @@ failed=$(echo "$summary" | sed -n 's/.*failed: \([0-9,]*\).*/\1/p' | tr -d ,)
 errors=$(echo "$summary" | sed -n 's/.*error: \([0-9,]*\).*/\1/p' | tr -d ,)
 passed=${passed:-0}
 failed=$(( ${failed:-0} + ${errors:-0} ))
-echo "Results: $results (report/html/index.html)"
+echo "Results: $results (report/html/report.html)"
 echo "$passed passed, $failed failed"
 if [ "$rc" != 0 ] || [ "$failed" != 0 ] || [ "$passed" = 0 ]; then
     exit 1
