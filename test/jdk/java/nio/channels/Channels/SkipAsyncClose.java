@@ -63,11 +63,12 @@ public class SkipAsyncClose {
 
     /**
      * The combinations where read itself can be released: a FileChannel read
-     * on a virtual thread cannot be signalled, and a Socket read on a
-     * platform thread is not interruptible.
+     * on a FIFO is released by close on a platform thread only (interrupt
+     * leaves it blocked, and a virtual thread cannot be signalled), and a
+     * Socket read on a platform thread is not interruptible.
      */
     static boolean supported(SkipSource.Kind kind, boolean virtual, Action action) {
-        if (kind == SkipSource.Kind.FIFO && virtual)
+        if (kind == SkipSource.Kind.FIFO && (virtual || action == Action.INTERRUPT))
             return false;
         if (kind == SkipSource.Kind.SOCKET && !virtual && action == Action.INTERRUPT)
             return false;

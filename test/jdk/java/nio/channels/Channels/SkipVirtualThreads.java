@@ -68,10 +68,10 @@ public class SkipVirtualThreads {
                     }
                 });
                 assertEquals(200_000, skipped.get(60, TimeUnit.SECONDS));
-                producer.join();
                 byte[] rest = src.in.readNBytes(100_000);
                 for (int i = 0; i < rest.length; i++)
                     assertEquals(SkipSource.pattern(base + 200_000 + i), rest[i]);
+                producer.join();
             }
         }
     }
