@@ -6,6 +6,7 @@
 #   make micro           the JMH microbenchmarks (test/micro) with OpenJDK's microbenchmark build
 #   make compare BENCH=  the same benchmarks on baseline and patched JDK, side by side
 #   make check-patches   the series applies to pristine upstream with no fuzz or offset, DEP-3 ok
+#   make check-windows   syntax-check the Windows (MinGW) and non-Linux Unix native files
 #   make refresh-patches regenerate patches/ from edits in build/src/patched
 #
 # BUILD_DIR (default ./build) may point outside the clone to keep a tree across clones.
@@ -38,7 +39,7 @@ CONFIGURE_ALL = $(CONFIGURE_FLAGS) --with-jtreg=$(JTREG_HOME) --with-jmh=$(DEPS_
 all: jdk
 
 help:
-	@sed -n '3,12p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,13p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@$(SCRIPTS)/deps.sh $(DEPS_DIR) $(DEBIAN_NEXT_SUITE) $(JMH_ARTIFACTS)
@@ -82,6 +83,11 @@ compare: micro baseline
 
 check-patches: upstream
 	@$(SCRIPTS)/check-patches.sh $(TOPDIR)/patches $(PRISTINE)
+
+# Native files a Linux build does not compile: Windows ones with MinGW, Unix ones that a Linux
+# file of the same name replaces. Uses the JNI headers of the last `make`.
+check-windows:
+	@$(SCRIPTS)/check-natives.sh $(PATCHED_TREE)
 
 refresh-patches:
 	@$(SCRIPTS)/refresh-patches.sh $(TOPDIR)/patches $(PRISTINE) $(PATCHED_TREE)

@@ -11,7 +11,7 @@ packages="autoconf make zip unzip file rsync patch build-essential ccache
   libasound2-dev libcups2-dev libfontconfig1-dev libx11-dev libxext-dev libxrender-dev
   libxrandr-dev libxtst-dev libxt-dev libgif-dev liblcms2-dev libharfbuzz-dev
   libfreetype-dev libjpeg-dev libpng-dev zlib1g-dev libpcsclite-dev
-  liburing-dev maven fio gnuplot-nox python3 dpkg-dev"
+  liburing-dev maven fio gnuplot-nox python3 dpkg-dev gcc-mingw-w64-x86-64"
 
 missing=""
 for p in $packages; do

@@ -1,0 +1,109 @@
+/*
+ * Copyright (c) 2026, nio-uring contributors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.  The nio-uring contributors
+ * designate this particular file as subject to the "Classpath" exception
+ * as provided by Oracle in the LICENSE file that accompanied this code.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+
+#include "jni.h"
+#include "jni_util.h"
+#include "nio.h"
+#include "nio_util.h"
+#include "sun_nio_ch_Skipper.h"
+
+/*
+ * Discards input on Linux: splice to /dev/null for pipes and FIFOs, recv
+ * with MSG_TRUNC for TCP sockets (the kernel frees the data, nothing is
+ * copied), and reads into a scratch buffer on the stack for everything else
+ * (character devices, Unix domain sockets). Each function does one system
+ * call at most that can block, so that the caller keeps the semantics of a
+ * read: it blocks only when nothing is available, and EINTR and EAGAIN go
+ * back to Java as IOS_INTERRUPTED and IOS_UNAVAILABLE.
+ */
+
+#define SCRATCH_SIZE 8192       /* stack buffer of the read loop */
+#define SCRATCH_IOV  32         /* times it is repeated in one readv */
+
+/* /dev/null, opened once for splice; -1 if it cannot be opened */
+static int devNull = -1;
+
+JNIEXPORT void JNICALL
+Java_sun_nio_ch_Skipper_init0(JNIEnv *env, jclass clazz)
+{
+    devNull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+}
+
+/*
+ * One readv into SCRATCH_IOV iovecs that all point to the same stack
+ * buffer: up to SCRATCH_SIZE * SCRATCH_IOV bytes with one system call.
+ */
+static jint
+readScratch(JNIEnv *env, jint fd, jint len, jboolean socket)
+{
+    char buf[SCRATCH_SIZE];
+    struct iovec iov[SCRATCH_IOV];
+    int cnt = 0;
+    while (len > 0 && cnt < SCRATCH_IOV) {
+        iov[cnt].iov_base = buf;
+        iov[cnt].iov_len = (len < SCRATCH_SIZE) ? len : SCRATCH_SIZE;
+        len -= iov[cnt].iov_len;
+        cnt++;
+    }
+    ssize_t n = readv(fd, iov, cnt);
+    if (n < 0 && socket && (errno == ECONNRESET || errno == EPIPE)) {
+        JNU_ThrowByName(env, "sun/net/ConnectionResetException", "Connection reset");
+        return IOS_THROWN;
+    }
+    return convertReturnVal(env, (jint)n, JNI_TRUE);
+}
+
+JNIEXPORT jint JNICALL
+Java_sun_nio_ch_Skipper_pipe0(JNIEnv *env, jclass clazz, jobject fdo, jint len)
+{
+    jint fd = fdval(env, fdo);
+    if (devNull >= 0) {
+        ssize_t n = splice(fd, NULL, devNull, NULL, (size_t)len, 0);
+        if (n >= 0 || errno != EINVAL)
+            return convertReturnVal(env, (jint)n, JNI_TRUE);
+        /* EINVAL: not a pipe (a character device), read it instead */
+    }
+    return readScratch(env, fd, len, JNI_FALSE);
+}
+
+JNIEXPORT jint JNICALL
+Java_sun_nio_ch_Skipper_socket0(JNIEnv *env, jclass clazz, jobject fdo,
+                                jint len, jboolean tcp)
+{
+    jint fd = fdval(env, fdo);
+    if (tcp) {
+        ssize_t n = recv(fd, NULL, (size_t)len, MSG_TRUNC);
+        if (n < 0 && (errno == ECONNRESET || errno == EPIPE)) {
+            JNU_ThrowByName(env, "sun/net/ConnectionResetException", "Connection reset");
+            return IOS_THROWN;
+        }
+        if (n >= 0 || (errno != EFAULT && errno != EINVAL && errno != EOPNOTSUPP))
+            return convertReturnVal(env, (jint)n, JNI_TRUE);
+        /* MSG_TRUNC does not discard on this socket, read it instead */
+    }
+    return readScratch(env, fd, len, JNI_TRUE);
+}

@@ -1,0 +1,143 @@
+/*
+ * Copyright (c) 2026, nio-uring contributors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.  The nio-uring contributors
+ * designate this particular file as subject to the "Classpath" exception
+ * as provided by Oracle in the LICENSE file that accompanied this code.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ */
+
+package sun.nio.ch;
+
+import java.io.FileDescriptor;
+import java.io.IOException;
+import java.nio.channels.IllegalBlockingModeException;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.SelectableChannel;
+import jdk.internal.event.FileReadEvent;
+import jdk.internal.util.OperatingSystem;
+
+/**
+ * Skips the input of channel streams without copying it into the Java heap.
+ *
+ * <p> The native methods discard bytes from a file descriptor in the cheapest
+ * way the platform has: on Linux, splice to /dev/null for pipes and FIFOs and
+ * recv with MSG_TRUNC for TCP sockets; otherwise reads into a native scratch
+ * buffer. Each behaves as one read of at most {@code len} bytes into a buffer
+ * that is thrown away, returning the number of bytes discarded or an
+ * {@link IOStatus} code, so that a channel calls it in place of a read, with
+ * its own locking, blocking, parking and signalling.
+ */
+final class Skipper {
+    private Skipper() { }
+
+    /**
+     * The largest number of bytes discarded by one call of a native method.
+     */
+    static final int MAX_DISCARD = 1 << 30;
+
+    /**
+     * A channel that can discard its input, blocking as a read would.
+     */
+    interface Discardable {
+        /**
+         * Discards up to {@code len > 0} bytes as a read of that many bytes
+         * would read them, returning the number of bytes discarded or -1 at
+         * end of stream.
+         */
+        int discard(int len) throws IOException;
+    }
+
+    /**
+     * Skips n bytes from the channel of a ChannelInputStream, as the default
+     * InputStream.skip would by reading them with the stream's read method:
+     * until n bytes are skipped or end of stream. The channel is not a
+     * seekable file. Returns IOStatus.UNSUPPORTED if the channel cannot
+     * discard its input, in which case nothing has been skipped.
+     */
+    static long skip(ReadableByteChannel ch, long n) throws IOException {
+        FileChannelImpl fci = null;
+        Discardable d = null;
+        if (ch instanceof FileChannelImpl c && !OperatingSystem.isWindows()) {
+            // a FIFO or character device; reads are traced by JFR
+            if (FileReadEvent.enabled())
+                return IOStatus.UNSUPPORTED;
+            fci = c;
+        } else if (ch instanceof Discardable c) {
+            d = c;
+        } else {
+            return IOStatus.UNSUPPORTED;
+        }
+
+        long remaining = n;
+        while (remaining > 0) {
+            int len = (int) Math.min(remaining, MAX_DISCARD);
+            int r;
+            if (fci != null) {
+                r = fci.discard(len);
+            } else if (ch instanceof SelectableChannel sc) {
+                synchronized (sc.blockingLock()) {
+                    if (!sc.isBlocking())
+                        throw new IllegalBlockingModeException();
+                    r = d.discard(len);
+                }
+            } else {
+                r = d.discard(len);
+            }
+            if (r < 0) {
+                if (r == IOStatus.UNSUPPORTED) {
+                    // decided by the channel before anything is discarded
+                    assert remaining == n;
+                    return r;
+                }
+                break;  // EOF
+            }
+            remaining -= r;
+        }
+        return n - remaining;
+    }
+
+    /**
+     * Discards up to len bytes from a stream socket: TCP if tcp is true,
+     * otherwise a Unix domain socket.
+     */
+    static int discardSocket(FileDescriptor fd, int len, boolean tcp)
+        throws IOException
+    {
+        return socket0(fd, len, tcp);
+    }
+
+    /**
+     * Discards up to len bytes from a pipe, FIFO or character device (Unix).
+     */
+    static int discardPipe(FileDescriptor fd, int len) throws IOException {
+        return pipe0(fd, len);
+    }
+
+    // -- Native methods --
+
+    private static native int pipe0(FileDescriptor fd, int len)
+        throws IOException;
+
+    private static native int socket0(FileDescriptor fd, int len, boolean tcp)
+        throws IOException;
+
+    private static native void init0();
+
+    static {
+        IOUtil.load();
+        init0();
+    }
+}
