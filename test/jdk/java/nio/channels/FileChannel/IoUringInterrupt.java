@@ -87,7 +87,7 @@ public class IoUringInterrupt {
                         : Thread.ofPlatform().factory();
                 long deadline = System.currentTimeMillis() + MILLIS_PER_KIND;
                 int iterations = 0;
-                while (iterations < 100 || System.currentTimeMillis() < deadline) {
+                while (iterations < 30 || System.currentTimeMillis() < deadline) {
                     if (iterations % 25 == 0)
                         evict(file);
                     iteration(factory, iterations % 2 == 0);
