@@ -32,7 +32,6 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import jdk.internal.misc.InnocuousThread;
 import jdk.internal.misc.Unsafe;
-import jdk.internal.vm.Continuation;
 
 /**
  * A shared io_uring instance for positional file reads and writes.
@@ -113,10 +112,8 @@ final class IoUring {
      * Reads or writes through this ring and waits for the completion.
      * Returns the CQE's result: bytes transferred or -errno, or SUBMIT_FAILED
      * if the operation could not be queued (then it was not started).
-     * @param pinned true to wait without releasing the carrier of a virtual thread
      */
-    int execute(boolean write, int fd, long bufAddress, int len, long position,
-                boolean pinned) {
+    int execute(boolean write, int fd, long bufAddress, int len, long position) {
         Thread thread = Thread.currentThread();
         Slot slot;
         lock.lock();
@@ -142,23 +139,16 @@ final class IoUring {
         }
 
         boolean interrupted = false;
-        if (pinned)
-            Continuation.pin();
-        try {
-            while (!slot.done) {
-                LockSupport.park(this);
-                if (!slot.done && Thread.interrupted()) {
-                    // clear the interrupt so that park blocks again, and ask
-                    // the kernel to cancel; the CQE still has to arrive
-                    if (!interrupted) {
-                        interrupted = true;
-                        cancel(slot.userData);
-                    }
+        while (!slot.done) {
+            LockSupport.park(this);
+            if (!slot.done && Thread.interrupted()) {
+                // clear the interrupt so that park blocks again, and ask
+                // the kernel to cancel; the CQE still has to arrive
+                if (!interrupted) {
+                    interrupted = true;
+                    cancel(slot.userData);
                 }
             }
-        } finally {
-            if (pinned)
-                Continuation.unpin();
         }
         int result = slot.result;
 

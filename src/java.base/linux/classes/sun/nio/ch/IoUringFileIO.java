@@ -42,8 +42,9 @@ import jdk.internal.misc.CarrierThread;
  * <li> {@code auto} (default): platform threads and writes use pread/pwrite.
  *   A virtual thread reading first tries preadv2(RWF_NOWAIT); only when that
  *   would block is the read submitted to io_uring, and the virtual thread parks,
- *   releasing its carrier, until the completion arrives. A read for which the
- *   caller already compensates for blocking (O_DIRECT) keeps pread. </li>
+ *   releasing its carrier, until the completion arrives. An O_DIRECT read by a
+ *   virtual thread goes to io_uring directly, without the carrier compensation
+ *   upstream uses for it. </li>
  * <li> {@code always}: every positional read and write goes through io_uring. </li>
  * <li> {@code never}: pread/pwrite, as upstream. </li>
  * </ul>
@@ -92,7 +93,7 @@ final class IoUringFileIO {
             if (Thread.currentThread().isVirtual())
                 return preadVirtual(fd, address, len, position);
         } else if (MODE == ALWAYS) {
-            return transfer(false, fd, address, len, position, callerCompensates());
+            return transfer(false, fd, address, len, position);
         }
         return UnixFileDispatcherImpl.pread0(fd, address, len, position);
     }
@@ -104,19 +105,21 @@ final class IoUringFileIO {
         throws IOException
     {
         if (MODE == ALWAYS)
-            return transfer(true, fd, address, len, position, callerCompensates());
+            return transfer(true, fd, address, len, position);
         return UnixFileDispatcherImpl.pwrite0(fd, address, len, position);
     }
 
     /**
-     * Returns true if the current thread is a virtual thread whose carrier is
-     * compensating for a blocking operation (Blocker.begin). Such a thread must
-     * not unmount before Blocker.end.
+     * Returns the carrier of the current virtual thread if it is compensating
+     * for a blocking operation (Blocker.begin: O_DIRECT, O_SYNC/O_DSYNC), else null.
      */
-    private static boolean callerCompensates() {
-        return Thread.currentThread().isVirtual()
+    private static CarrierThread compensatingCarrier() {
+        if (Thread.currentThread().isVirtual()
                 && JLA.currentCarrierThread() instanceof CarrierThread ct
-                && ct.isCompensating();
+                && ct.isCompensating()) {
+            return ct;
+        }
+        return null;
     }
 
     /**
@@ -127,8 +130,10 @@ final class IoUringFileIO {
     private static int preadVirtual(FileDescriptor fd, long address, int len, long position)
         throws IOException
     {
-        if (callerCompensates())
-            return UnixFileDispatcherImpl.pread0(fd, address, len, position);
+        if (compensatingCarrier() != null) {
+            // O_DIRECT: RWF_NOWAIT would still wait for the device
+            return transfer(false, fd, address, len, position);
+        }
         int n = IoUring.preadNoWait0(fd, address, len, position);
         if (n == len || n == IOStatus.EOF || n == IOStatus.INTERRUPTED)
             return n;
@@ -144,7 +149,7 @@ final class IoUringFileIO {
 
         // would block (IOS_UNAVAILABLE) or RWF_NOWAIT not supported
         try {
-            n = transfer(false, fd, address + total, len - total, position + total, false);
+            n = transfer(false, fd, address + total, len - total, position + total);
         } catch (IOException e) {
             if (total > 0)
                 return total;
@@ -160,12 +165,19 @@ final class IoUringFileIO {
      * is not available. Returns as pread0/pwrite0.
      */
     private static int transfer(boolean write, FileDescriptor fd, long address, int len,
-                                long position, boolean pinned)
+                                long position)
         throws IOException
     {
         IoUring ring = Rings.ring();
         if (ring != null) {
-            int res = ring.execute(write, FD_ACCESS.get(fd), address, len, position, pinned);
+            // A virtual thread must not unmount while its carrier compensates
+            // (Blocker.begin); waiting for the completion unmounted makes the
+            // compensation unnecessary, so end it now. Blocker.end, on whichever
+            // carrier the thread then runs, finds nothing to end.
+            CarrierThread ct = compensatingCarrier();
+            if (ct != null)
+                ct.endBlocking();
+            int res = ring.execute(write, FD_ACCESS.get(fd), address, len, position);
             if (res > 0)
                 return res;
             if (res == 0)
