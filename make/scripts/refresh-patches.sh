@@ -32,7 +32,7 @@ while read -r p _; do
     printf '%s\n' "$header" > "$out"
     for f in $files; do
         [ -f "$tree/$f" ] || die "$p: $tree/$f is missing"
-        diff -u --label "a/$f" --label "b/$f" "$pristine/$f" "$tree/$f" >> "$out" || true
+        diff -uN --label "a/$f" --label "b/$f" "$pristine/$f" "$tree/$f" >> "$out" || true
     done
     if cmp -s "$out" "$pdir/$p"; then rm -f "$out"; else mv "$out" "$pdir/$p"; note "refreshed patches/$p"; fi
 done < "$pdir/series"

@@ -1,0 +1,324 @@
+/*
+ * Copyright (c) 2026, nio-uring contributors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.  Oracle designates this
+ * particular file as subject to the "Classpath" exception as provided
+ * by Oracle in the LICENSE file that accompanied this code.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ *
+ * Please contact Oracle, 500 Oracle Parkway, Redwood Shores, CA 94065 USA
+ * or visit www.oracle.com if you need additional information or have any
+ * questions.
+ */
+
+/*
+ * Natives for sun.nio.ch.IoUring: a small shared io_uring used for positional
+ * file reads and writes. When libnio is built without liburing (no -DNIO_URING)
+ * every function reports that io_uring is not available and Java keeps
+ * pread/pwrite.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sched.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "jni.h"
+#include "jni_util.h"
+#include "jlong.h"
+#include "nio.h"
+#include "nio_util.h"
+#include "sun_nio_ch_IoUring.h"
+
+#ifdef NIO_URING
+#include <liburing.h>
+#endif
+
+/*
+ * Throws IOException with the given prefix and the message for err, and, for
+ * EPERM, the value of the kernel.io_uring_disabled sysctl when it is readable.
+ */
+static void
+throwSetupFailure(JNIEnv *env, const char *what, int err)
+{
+    char msg[256];
+    char extra[64] = "";
+    if (err == EPERM) {
+        FILE *f = fopen("/proc/sys/kernel/io_uring_disabled", "r");
+        if (f != NULL) {
+            int v;
+            if (fscanf(f, "%d", &v) == 1) {
+                snprintf(extra, sizeof(extra), " (kernel.io_uring_disabled=%d)", v);
+            }
+            fclose(f);
+        }
+    }
+    snprintf(msg, sizeof(msg), "%s: %s%s", what, strerror(err), extra);
+    JNU_ThrowIOException(env, msg);
+}
+
+JNIEXPORT jlong JNICALL
+Java_sun_nio_ch_IoUring_create0(JNIEnv *env, jclass clazz, jint sqEntries, jint cqEntries)
+{
+#ifdef NIO_URING
+    struct io_uring *ring = calloc(1, sizeof(struct io_uring));
+    struct io_uring_params params;
+    int res;
+
+    if (ring == NULL) {
+        JNU_ThrowOutOfMemoryError(env, "io_uring");
+        return 0;
+    }
+    memset(&params, 0, sizeof(params));
+    params.flags = IORING_SETUP_CQSIZE;
+    params.cq_entries = (unsigned) cqEntries;
+    res = io_uring_queue_init_params((unsigned) sqEntries, ring, &params);
+    if (res < 0) {
+        free(ring);
+        throwSetupFailure(env, "io_uring_setup", -res);
+        return 0;
+    }
+    /* The kernel creates the ring fd close-on-exec; make sure of it. */
+    if (fcntl(ring->ring_fd, F_SETFD, FD_CLOEXEC) < 0) {
+        int err = errno;
+        io_uring_queue_exit(ring);
+        free(ring);
+        throwSetupFailure(env, "fcntl(FD_CLOEXEC)", err);
+        return 0;
+    }
+    /* Completions must never be dropped: each in-flight op waits for its CQE. */
+    if ((params.features & IORING_FEAT_NODROP) == 0) {
+        io_uring_queue_exit(ring);
+        free(ring);
+        JNU_ThrowIOException(env, "io_uring: kernel lacks IORING_FEAT_NODROP");
+        return 0;
+    }
+    return ptr_to_jlong(ring);
+#else
+    JNU_ThrowIOException(env, "libnio built without liburing");
+    return 0;
+#endif
+}
+
+JNIEXPORT void JNICALL
+Java_sun_nio_ch_IoUring_probe0(JNIEnv *env, jclass clazz, jlong address)
+{
+#ifdef NIO_URING
+    struct io_uring *ring = jlong_to_ptr(address);
+    struct io_uring_probe *probe;
+    struct io_uring_sqe *sqe;
+    struct io_uring_cqe *cqe;
+    int ok, res;
+
+    probe = io_uring_get_probe_ring(ring);
+    if (probe == NULL) {
+        JNU_ThrowIOException(env, "io_uring: IORING_REGISTER_PROBE failed");
+        return;
+    }
+    ok = io_uring_opcode_supported(probe, IORING_OP_READ)
+        && io_uring_opcode_supported(probe, IORING_OP_WRITE)
+        && io_uring_opcode_supported(probe, IORING_OP_ASYNC_CANCEL)
+        && io_uring_opcode_supported(probe, IORING_OP_NOP);
+    io_uring_free_probe(probe);
+    if (!ok) {
+        JNU_ThrowIOException(env, "io_uring: IORING_OP_READ/WRITE/ASYNC_CANCEL not supported");
+        return;
+    }
+
+    /* One NOP round trip: io_uring_enter may be filtered even when setup is not. */
+    sqe = io_uring_get_sqe(ring);
+    if (sqe == NULL) {
+        JNU_ThrowIOException(env, "io_uring: no SQE for probe");
+        return;
+    }
+    io_uring_prep_nop(sqe);
+    io_uring_sqe_set_data64(sqe, 0);
+    do {
+        res = io_uring_submit_and_wait(ring, 1);
+    } while (res == -EINTR);
+    if (res < 0) {
+        throwSetupFailure(env, "io_uring_enter", -res);
+        return;
+    }
+    do {
+        res = io_uring_wait_cqe(ring, &cqe);
+    } while (res == -EINTR);
+    if (res < 0) {
+        throwSetupFailure(env, "io_uring_wait_cqe", -res);
+        return;
+    }
+    res = cqe->res;
+    io_uring_cqe_seen(ring, cqe);
+    if (res < 0) {
+        throwSetupFailure(env, "io_uring NOP", -res);
+    }
+#else
+    JNU_ThrowIOException(env, "libnio built without liburing");
+#endif
+}
+
+#ifdef NIO_URING
+/*
+ * Submits what is queued in the SQ ring. The caller holds the ring's submit
+ * lock. A queued SQE is never abandoned: it would run later against a buffer
+ * that may have been reused, so transient failures are retried.
+ */
+static int
+submitAll(struct io_uring *ring)
+{
+    int res;
+    for (;;) {
+        res = io_uring_submit(ring);
+        if (res >= 0)
+            return 0;
+        if (res == -EINTR)
+            continue;
+        if (res == -EAGAIN || res == -EBUSY) {
+            /* kernel short of memory, or CQ overflow until the reaper drains it */
+            sched_yield();
+            continue;
+        }
+        return res;
+    }
+}
+#endif
+
+JNIEXPORT jint JNICALL
+Java_sun_nio_ch_IoUring_submit0(JNIEnv *env, jclass clazz, jlong address,
+                                jboolean write, jint fd, jlong bufAddress,
+                                jint len, jlong position, jlong userData)
+{
+#ifdef NIO_URING
+    struct io_uring *ring = jlong_to_ptr(address);
+    struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
+    if (sqe == NULL) {
+        int res = submitAll(ring);
+        if (res < 0)
+            return res;
+        sqe = io_uring_get_sqe(ring);
+        if (sqe == NULL)
+            return -EAGAIN;
+    }
+    if (write) {
+        io_uring_prep_write(sqe, fd, jlong_to_ptr(bufAddress), (unsigned) len,
+                            (__u64) position);
+    } else {
+        io_uring_prep_read(sqe, fd, jlong_to_ptr(bufAddress), (unsigned) len,
+                           (__u64) position);
+    }
+    io_uring_sqe_set_data64(sqe, (__u64) userData);
+    return submitAll(ring);
+#else
+    return -ENOSYS;
+#endif
+}
+
+JNIEXPORT jint JNICALL
+Java_sun_nio_ch_IoUring_cancel0(JNIEnv *env, jclass clazz, jlong address,
+                                jlong userData, jlong cancelTag)
+{
+#ifdef NIO_URING
+    struct io_uring *ring = jlong_to_ptr(address);
+    struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
+    if (sqe == NULL) {
+        int res = submitAll(ring);
+        if (res < 0)
+            return res;
+        sqe = io_uring_get_sqe(ring);
+        if (sqe == NULL)
+            return -EAGAIN;
+    }
+    io_uring_prep_cancel64(sqe, (__u64) userData, 0);
+    io_uring_sqe_set_data64(sqe, (__u64) cancelTag);
+    return submitAll(ring);
+#else
+    return -ENOSYS;
+#endif
+}
+
+/*
+ * Waits for at least one completion, then copies up to max completions as
+ * (user_data, res) pairs of jlong to the array at bufAddress. Returns the
+ * number copied, 0 if interrupted, or -errno.
+ */
+JNIEXPORT jint JNICALL
+Java_sun_nio_ch_IoUring_reap0(JNIEnv *env, jclass clazz, jlong address,
+                              jlong bufAddress, jint max)
+{
+#ifdef NIO_URING
+    struct io_uring *ring = jlong_to_ptr(address);
+    jlong *out = jlong_to_ptr(bufAddress);
+    struct io_uring_cqe *cqe;
+    unsigned head;
+    int n = 0;
+    int res = io_uring_wait_cqe(ring, &cqe);
+    if (res == -EINTR || res == -EAGAIN || res == -ETIME)
+        return 0;
+    if (res < 0)
+        return res;
+    io_uring_for_each_cqe(ring, head, cqe) {
+        if (n == max)
+            break;
+        out[2 * n] = (jlong) cqe->user_data;
+        out[2 * n + 1] = (jlong) cqe->res;
+        n++;
+    }
+    io_uring_cq_advance(ring, (unsigned) n);
+    return n;
+#else
+    return -ENOSYS;
+#endif
+}
+
+/*
+ * preadv2(RWF_NOWAIT): reads only what can be had without blocking.
+ * Returns as pread0 does, IOS_UNAVAILABLE if the read would block, or
+ * IOS_UNSUPPORTED_CASE if the file or kernel does not support RWF_NOWAIT.
+ */
+JNIEXPORT jint JNICALL
+Java_sun_nio_ch_IoUring_preadNoWait0(JNIEnv *env, jclass clazz, jobject fdo,
+                                     jlong address, jint len, jlong position)
+{
+#ifdef RWF_NOWAIT
+    struct iovec iov;
+    ssize_t n;
+    iov.iov_base = jlong_to_ptr(address);
+    iov.iov_len = (size_t) len;
+    n = preadv2(fdval(env, fdo), &iov, 1, (off_t) position, RWF_NOWAIT);
+    if (n < 0 && (errno == EOPNOTSUPP || errno == ENOSYS || errno == EINVAL))
+        return IOS_UNSUPPORTED_CASE;
+    return convertReturnVal(env, (jint) n, JNI_TRUE);
+#else
+    return IOS_UNSUPPORTED_CASE;
+#endif
+}
+
+/*
+ * Maps a negative CQE result as pread0/pwrite0 map errno: IOS_INTERRUPTED for
+ * EINTR (and ECANCELED, a cancelled op), IOS_UNAVAILABLE for EAGAIN, else
+ * throws IOException "Read failed"/"Write failed" with the error's message.
+ */
+JNIEXPORT jint JNICALL
+Java_sun_nio_ch_IoUring_error0(JNIEnv *env, jclass clazz, jint res, jboolean reading)
+{
+    if (res == -ECANCELED)
+        return IOS_INTERRUPTED;
+    errno = -res;
+    return convertReturnVal(env, -1, reading);
+}

@@ -1,0 +1,240 @@
+/*
+ * Copyright (c) 2026, nio-uring contributors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ *
+ * Please contact Oracle, 500 Oracle Parkway, Redwood Shores, CA 94065 USA
+ * or visit www.oracle.com if you need additional information or have any
+ * questions.
+ */
+package org.openjdk.bench.java.nio;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import com.sun.nio.file.ExtendedOpenOption;
+import static java.nio.file.StandardOpenOption.*;
+
+import org.openjdk.jmh.annotations.*;
+
+/**
+ * Random positional FileChannel reads and writes by 1-2 platform threads or
+ * 64-1024 virtual threads, buffered or O_DIRECT, with a hot or cold page
+ * cache. Each invocation performs {@code BATCH} operations shared by the
+ * worker threads. The io_uring policy is chosen on the command line, e.g.
+ * {@code -jvmArgsAppend -Djdk.nio.file.ioUring=always}; the baseline JDK
+ * ignores it. The peak number of live OS threads of the VM during each
+ * iteration is printed ("peak OS threads").
+ *
+ * <p> Cold cache: the file is evicted (posix_fadvise DONTNEED through
+ * {@code dd iflag=nocache count=0}) before each iteration; the file must be
+ * much larger than what an iteration reads ({@code -p fileSize=...}, default 2 GiB,
+ * created once in {@code /var/tmp}).
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@State(Scope.Benchmark)
+@Fork(1)
+@Warmup(iterations = 2, time = 2, timeUnit = TimeUnit.SECONDS)
+@Measurement(iterations = 3, time = 2, timeUnit = TimeUnit.SECONDS)
+public class FileChannelUring {
+    static final int BATCH = 2048;
+
+    @Param({"read"})
+    public String op;                // read | write
+
+    @Param({"4096"})
+    public int blockSize;
+
+    @Param({"V256"})
+    public String threads;           // P1, P2 (platform), V64, V256, V1024 (virtual)
+
+    @Param({"cold"})
+    public String cache;             // hot | cold (reads)
+
+    @Param({"false"})
+    public boolean direct;           // O_DIRECT
+
+    @Param({"false"})
+    public boolean dsync;            // DSYNC (writes)
+
+    @Param({"direct"})
+    public String buffer;            // heap | direct
+
+    @Param({"2147483648"})
+    public long fileSize;
+
+    @Param({"/var/tmp/nio-uring-bench.dat"})
+    public String file;
+
+    private Path path;
+    private FileChannel fc;
+    private List<Thread> workers;
+    private final Semaphore start = new Semaphore(0);
+    private final AtomicInteger remaining = new AtomicInteger();
+    private volatile CountDownLatch done;
+    private volatile boolean stop;
+    private volatile int peakThreads;
+    private Thread sampler;
+
+    @Setup(Level.Trial)
+    public void createFile() throws IOException {
+        path = Path.of(file + (op.equals("write") ? ".w" : ""));
+        long size = op.equals("write") ? (256L << 20) : fileSize;
+        if (!Files.exists(path) || Files.size(path) != size) {
+            try (FileChannel out = FileChannel.open(path, CREATE, WRITE, TRUNCATE_EXISTING)) {
+                ByteBuffer bb = ByteBuffer.allocateDirect(1 << 20);
+                SplittableRandom r = new SplittableRandom(42);
+                for (long pos = 0; pos < size; pos += bb.capacity()) {
+                    bb.clear();
+                    while (bb.hasRemaining())
+                        bb.putLong(r.nextLong());
+                    bb.flip();
+                    while (bb.hasRemaining())
+                        out.write(bb);
+                }
+            }
+        }
+    }
+
+    @Setup(Level.Iteration)
+    public void startWorkers() throws Exception {
+        List<OpenOption> opts = new ArrayList<>(List.of(op.equals("write") ? WRITE : READ));
+        if (direct)
+            opts.add(ExtendedOpenOption.DIRECT);
+        if (dsync)
+            opts.add(DSYNC);
+        if (op.equals("read")) {
+            if (cache.equals("cold")) {
+                evict(path);
+            } else {
+                warm(path);
+            }
+        }
+        fc = FileChannel.open(path, opts.toArray(new OpenOption[0]));
+        boolean virtual = threads.startsWith("V");
+        int n = Integer.parseInt(threads.substring(1));
+        long blocks = Files.size(path) / blockSize;
+        stop = false;
+        workers = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            long seed = i * 31L + 7;
+            Runnable task = () -> work(new SplittableRandom(seed), blocks);
+            workers.add(virtual ? Thread.ofVirtual().start(task) : Thread.ofPlatform().start(task));
+        }
+        peakThreads = 0;
+        sampler = Thread.ofPlatform().daemon().start(() -> {
+            while (!stop) {
+                peakThreads = Math.max(peakThreads, liveOsThreads());
+                try {
+                    Thread.sleep(10);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        });
+    }
+
+    @TearDown(Level.Iteration)
+    public void stopWorkers() throws Exception {
+        stop = true;
+        start.release(workers.size());
+        for (Thread t : workers)
+            t.join();
+        sampler.join();
+        start.drainPermits();
+        fc.close();
+        System.out.println("peak OS threads: " + peakThreads);
+    }
+
+    private void work(SplittableRandom r, long blocks) {
+        ByteBuffer bb = buffer.equals("heap")
+                ? ByteBuffer.allocate(blockSize)
+                : ByteBuffer.allocateDirect(blockSize + 4096).alignedSlice(4096)
+                            .limit(blockSize).slice();
+        try {
+            for (;;) {
+                start.acquireUninterruptibly();
+                if (stop)
+                    return;
+                while (remaining.getAndDecrement() > 0) {
+                    long position = r.nextLong(blocks) * blockSize;
+                    bb.clear();
+                    if (op.equals("write")) {
+                        fc.write(bb, position);
+                    } else {
+                        fc.read(bb, position);
+                    }
+                }
+                done.countDown();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public void ops() throws InterruptedException {
+        int n = workers.size();
+        CountDownLatch latch = new CountDownLatch(n);
+        done = latch;
+        remaining.set(BATCH);
+        start.release(n);
+        latch.await();
+    }
+
+    static void evict(Path f) throws Exception {
+        new ProcessBuilder("dd", "if=" + f, "iflag=nocache", "count=0")
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start()
+                .waitFor();
+    }
+
+    static void warm(Path f) throws IOException {
+        try (FileChannel in = FileChannel.open(f, READ)) {
+            ByteBuffer bb = ByteBuffer.allocateDirect(1 << 20);
+            long pos = 0;
+            int n;
+            while ((n = in.read(bb.clear(), pos)) > 0)
+                pos += n;
+        }
+    }
+
+    static int liveOsThreads() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("Threads:"))
+                    return Integer.parseInt(line.substring(8).trim());
+            }
+        } catch (IOException e) {
+            // ignore
+        }
+        return -1;
+    }
+}
