@@ -75,6 +75,8 @@ def main():
     if not a.bench:
         sys.exit("make compare needs BENCH=<regex> (e.g. BENCH=ChannelInputStreamSkip)")
 
+    # one directory per benchmark selection, so that runs of different benchmarks are all kept
+    a.out = os.path.join(a.out, "".join(c if c.isalnum() or c in "._-" else "_" for c in a.bench))
     os.makedirs(a.out, exist_ok=True)
     jdks = [("baseline", os.path.realpath(a.baseline)), ("patched", os.path.realpath(a.patched))]
     java = os.path.join(jdks[1][1], "bin", "java")
@@ -110,22 +112,30 @@ def main():
         rows.append((k, mode, unit, bm, interval(b), pmn, interval(p), speedup))
 
     summary = {"bench": a.bench, "forks": a.forks, "jmh": a.jmh, "rows": []}
+    table = []
+
+    def emit(line):
+        print(line)
+        table.append(line)
+
     current = None
     for k, mode, unit, bm, be, pmn, pe, sp in rows:
         cls = k[0].split(":")[0].rsplit(".", 1)[0]
         if cls != current:
             current = cls
-            print("\n%s (%s; speedup > 1 means patched is better)" % (cls, "forks " + str(a.forks)))
-            print("%-46s %14s %10s %14s %10s %8s  %s" % ("benchmark (params)", "baseline", "+-",
+            emit("\n%s (%s; speedup > 1 means patched is better)" % (cls, "forks " + str(a.forks)))
+            emit("%-46s %14s %10s %14s %10s %8s  %s" % ("benchmark (params)", "baseline", "+-",
                                                            "patched", "+-", "speedup", "unit"))
         label = k[0][len(cls) + 1:]
         if k[1]:
             label += " (" + ", ".join("%s=%s" % kv for kv in k[1]) + ")"
-        print("%-46s %14.3f %10.3f %14.3f %10.3f %7.2fx  %s %s" % (label, bm, be, pmn, pe, sp,
+        emit("%-46s %14.3f %10.3f %14.3f %10.3f %7.2fx  %s %s" % (label, bm, be, pmn, pe, sp,
                                                                   unit, mode))
         summary["rows"].append({"benchmark": k[0], "params": dict(k[1]), "mode": mode,
                                 "unit": unit, "baseline": bm, "baseline_error": be,
                                 "patched": pmn, "patched_error": pe, "speedup": sp})
+    with open(os.path.join(a.out, "table.txt"), "w") as f:
+        f.write("\n".join(table).lstrip("\n") + "\n")
     with open(os.path.join(a.out, "summary.json"), "w") as f:
         json.dump(summary, f, indent=1)
     chart(summary["rows"], os.path.join(a.out, "speedup.png"), a.bench)
