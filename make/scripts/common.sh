@@ -26,18 +26,21 @@ debian_mirror() {
     echo "$uri"
 }
 
-# Adds Debian's next suite (binary and source) with a low pin, once.
-add_next_suite() {
-    local suite=$1 list=/etc/apt/sources.list.d/nio-uring-$1.sources
-    if [ -f "$list" ] && grep -q '^Types: deb deb-src' "$list"; then
+# Adds a Debian suite from the same mirror, once: TYPES "deb" (binary packages, pinned at
+# priority 100 so that only what is asked for by name comes from it) or "deb-src" (sources).
+add_suite() {
+    local suite=$1 types=$2 list=/etc/apt/sources.list.d/nio-uring-$1.sources
+    if [ -f "$list" ] && grep -qx "Types: $types" "$list"; then
         return 0
     fi
     local uri
     uri=$(debian_mirror)
-    note "adding Debian $suite (pin priority 100) from $uri"
-    printf 'Types: deb deb-src\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
-        "$uri" "$suite" | as_root tee "$list" >/dev/null
-    printf 'Package: *\nPin: release n=%s\nPin-Priority: 100\n' "$suite" \
-        | as_root tee /etc/apt/preferences.d/nio-uring-"$suite" >/dev/null
+    note "adding Debian $suite ($types) from $uri"
+    printf 'Types: %s\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+        "$types" "$uri" "$suite" | as_root tee "$list" >/dev/null
+    if [ "$types" = deb ]; then
+        printf 'Package: *\nPin: release n=%s\nPin-Priority: 100\n' "$suite" \
+            | as_root tee /etc/apt/preferences.d/nio-uring-"$suite" >/dev/null
+    fi
     as_root apt-get update -q >/dev/null
 }

@@ -26,7 +26,7 @@ fi
 # jtreg 8.1 (JDK 26's tests need it) comes from the next Debian suite; only jtreg8 itself is
 # taken from there, its dependencies come from this release where it has them.
 if [ ! -e /usr/share/jtreg/lib/jtreg.jar ]; then
-    add_next_suite "$suite"
+    add_suite "$suite" deb
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
         "jtreg8/$suite" >/dev/null
 fi

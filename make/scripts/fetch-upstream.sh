@@ -35,7 +35,7 @@ elif [ -f "$dl/$UPSTREAM_TARBALL_NAME" ]; then
     tarball=$dl/$UPSTREAM_TARBALL_NAME
 else
     note "fetching $UPSTREAM_DEB_SOURCE=$UPSTREAM_DEB_VERSION with apt-get source"
-    add_next_suite "${DEBIAN_NEXT_SUITE:?}"
+    add_suite "${DEBIAN_SOURCE_SUITE:?}" deb-src
     if (cd "$dl" && apt-get source --download-only -q "$UPSTREAM_DEB_SOURCE=$UPSTREAM_DEB_VERSION" >/dev/null 2>&1) \
             && [ -f "$dl/$UPSTREAM_TARBALL_NAME" ]; then
         tarball=$dl/$UPSTREAM_TARBALL_NAME
