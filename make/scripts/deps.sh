@@ -37,6 +37,6 @@ for a in "$@"; do
     IFS=: read -r g n v <<<"$a"
     [ -e "$deps_dir/jmh/$n-$v.jar" ] && continue
     note "fetching $a"
-    mvn -q -B -Dstyle.color=never dependency:copy -Dartifact="$a" -DoutputDirectory="$deps_dir/jmh" >/dev/null \
-        || die "mvn could not fetch $a"
+    mvn -q -B -Dstyle.color=never dependency:copy -Dartifact="$a" -DoutputDirectory="$deps_dir/jmh" >"$deps_dir/mvn.log" 2>&1 \
+        || die "mvn could not fetch $a (see $deps_dir/mvn.log)"
 done
