@@ -48,7 +48,6 @@
 
 #ifdef NIO_URING
 #include <liburing.h>
-#endif
 
 /*
  * Throws IOException with the given prefix and the message for err, and, for
@@ -72,6 +71,7 @@ throwSetupFailure(JNIEnv *env, const char *what, int err)
     snprintf(msg, sizeof(msg), "%s: %s%s", what, strerror(err), extra);
     JNU_ThrowIOException(env, msg);
 }
+#endif
 
 JNIEXPORT jlong JNICALL
 Java_sun_nio_ch_IoUring_create0(JNIEnv *env, jclass clazz, jint sqEntries, jint cqEntries)
