@@ -69,7 +69,8 @@ readScratch(JNIEnv *env, jint fd, jint len, jboolean socket)
         len -= iov[cnt].iov_len;
         cnt++;
     }
-    ssize_t n = readv(fd, iov, cnt);
+    /* a plain read when one buffer is enough: readv costs more for small counts */
+    ssize_t n = (cnt == 1) ? read(fd, buf, iov[0].iov_len) : readv(fd, iov, cnt);
     if (n < 0 && socket && (errno == ECONNRESET || errno == EPIPE)) {
         JNU_ThrowByName(env, "sun/net/ConnectionResetException", "Connection reset");
         return IOS_THROWN;
