@@ -40,7 +40,7 @@ note "jtreg: ${#selected[@]} selections against $("$jdk/bin/java" -version 2>&1 
 (cd "$testroot" && "$jtreg_home/bin/jtreg" \
     -jdk:"$jdk" -dir:"$testroot" -w:"$results/work" -r:"$results/report" \
     -agentvm -conc:${JTREG_CONCURRENCY:-2} -timeoutFactor:${JTREG_TIMEOUT_FACTOR:-4} \
-    -retain:fail,error -ignore:quiet -verbose:summary \
+    -automatic -retain:fail,error -ignore:quiet -verbose:summary \
     -exclude:"$testroot/ProblemList.txt" -nativepath:"$native" \
     $options "${selected[@]}") 2>&1 | tee "$results/jtreg.log"
 rc=${PIPESTATUS[0]}
