@@ -76,7 +76,8 @@ def main():
         sys.exit("make compare needs BENCH=<regex> (e.g. BENCH=ChannelInputStreamSkip)")
 
     # one directory per benchmark selection, so that runs of different benchmarks are all kept
-    a.out = os.path.join(a.out, "".join(c if c.isalnum() or c in "._-" else "_" for c in a.bench))
+    name = a.bench + ("_" + a.jmh if a.jmh else "")
+    a.out = os.path.join(a.out, "".join(c if c.isalnum() or c in "._-=," else "_" for c in name)[:120])
     os.makedirs(a.out, exist_ok=True)
     jdks = [("baseline", os.path.realpath(a.baseline)), ("patched", os.path.realpath(a.patched))]
     java = os.path.join(jdks[1][1], "bin", "java")
@@ -118,6 +119,13 @@ def main():
         print(line)
         table.append(line)
 
+    # parameters that have one value in every row are left out of the labels
+    values = {}
+    for row in rows:
+        for pk, pv in row[0][1]:
+            values.setdefault(pk, set()).add(pv)
+    varying = {pk for pk, vs in values.items() if len(vs) > 1}
+
     current = None
     for k, mode, unit, bm, be, pmn, pe, sp in rows:
         cls = k[0].split(":")[0].rsplit(".", 1)[0]
@@ -127,8 +135,9 @@ def main():
             emit("%-46s %14s %10s %14s %10s %8s  %s" % ("benchmark (params)", "baseline", "+-",
                                                            "patched", "+-", "speedup", "unit"))
         label = k[0][len(cls) + 1:]
-        if k[1]:
-            label += " (" + ", ".join("%s=%s" % kv for kv in k[1]) + ")"
+        shown = [kv for kv in k[1] if kv[0] in varying]
+        if shown:
+            label += " (" + ", ".join("%s=%s" % kv for kv in shown) + ")"
         emit("%-46s %14.3f %10.3f %14.3f %10.3f %7.2fx  %s %s" % (label, bm, be, pmn, pe, sp,
                                                                   unit, mode))
         summary["rows"].append({"benchmark": k[0], "params": dict(k[1]), "mode": mode,
