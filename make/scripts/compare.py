@@ -154,12 +154,15 @@ def chart(rows, png, title):
     rows = [r for r in rows if ":" not in r["benchmark"]]
     if not rows:
         return
+    varying = {k for k in {k for r in rows for k in r["params"]}
+               if len({r["params"].get(k) for r in rows}) > 1}
     dat = png[:-4] + ".dat"
     with open(dat, "w") as f:
         for i, r in enumerate(rows):
             label = r["benchmark"].rsplit(".", 1)[1]
-            if r["params"]:
-                label += " " + ",".join(str(v) for v in r["params"].values())
+            shown = [str(v) for k, v in sorted(r["params"].items()) if k in varying]
+            if shown:
+                label += " " + ",".join(shown)
             f.write('%d "%s" %f\n' % (i, label.replace('"', "'"), r["speedup"]))
     height = max(300, 22 * len(rows) + 120)
     script = """
