@@ -197,15 +197,14 @@ submitAll(struct io_uring *ring)
         return res;
     }
 }
-#endif
 
-JNIEXPORT jint JNICALL
-Java_sun_nio_ch_IoUring_submit0(JNIEnv *env, jclass clazz, jlong address,
-                                jboolean write, jint fd, jlong bufAddress,
-                                jint len, jlong position, jlong userData)
+/*
+ * Gets a free SQE, submitting what is queued first if the SQ ring is full.
+ * Returns 0, or -errno (-EAGAIN if the ring still has no free entry).
+ */
+static int
+getSqe(struct io_uring *ring, struct io_uring_sqe **sqep)
 {
-#ifdef NIO_URING
-    struct io_uring *ring = jlong_to_ptr(address);
     struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
     if (sqe == NULL) {
         int res = submitAll(ring);
@@ -215,6 +214,22 @@ Java_sun_nio_ch_IoUring_submit0(JNIEnv *env, jclass clazz, jlong address,
         if (sqe == NULL)
             return -EAGAIN;
     }
+    *sqep = sqe;
+    return 0;
+}
+#endif
+
+JNIEXPORT jint JNICALL
+Java_sun_nio_ch_IoUring_submit0(JNIEnv *env, jclass clazz, jlong address,
+                                jboolean write, jint fd, jlong bufAddress,
+                                jint len, jlong position, jlong userData)
+{
+#ifdef NIO_URING
+    struct io_uring *ring = jlong_to_ptr(address);
+    struct io_uring_sqe *sqe;
+    int res = getSqe(ring, &sqe);
+    if (res < 0)
+        return res;
     if (write) {
         io_uring_prep_write(sqe, fd, jlong_to_ptr(bufAddress), (unsigned) len,
                             (__u64) position);
@@ -235,15 +250,10 @@ Java_sun_nio_ch_IoUring_cancel0(JNIEnv *env, jclass clazz, jlong address,
 {
 #ifdef NIO_URING
     struct io_uring *ring = jlong_to_ptr(address);
-    struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
-    if (sqe == NULL) {
-        int res = submitAll(ring);
-        if (res < 0)
-            return res;
-        sqe = io_uring_get_sqe(ring);
-        if (sqe == NULL)
-            return -EAGAIN;
-    }
+    struct io_uring_sqe *sqe;
+    int res = getSqe(ring, &sqe);
+    if (res < 0)
+        return res;
     io_uring_prep_cancel64(sqe, (__u64) userData, 0);
     io_uring_sqe_set_data64(sqe, (__u64) cancelTag);
     return submitAll(ring);

@@ -23,12 +23,12 @@
 #include <fcntl.h>
 #include <unistd.h>
 #include <sys/socket.h>
-#include <sys/uio.h>
 
 #include "jni.h"
 #include "jni_util.h"
 #include "nio.h"
 #include "nio_util.h"
+#include "skipper_util.h"
 #include "sun_nio_ch_Skipper.h"
 
 /*
@@ -41,9 +41,6 @@
  * back to Java as IOS_INTERRUPTED and IOS_UNAVAILABLE.
  */
 
-#define SCRATCH_SIZE 8192       /* stack buffer of the read loop */
-#define SCRATCH_IOV  32         /* times it is repeated in one readv */
-
 /* /dev/null, opened once for splice; -1 if it cannot be opened */
 static int devNull = -1;
 
@@ -51,31 +48,6 @@ JNIEXPORT void JNICALL
 Java_sun_nio_ch_Skipper_init0(JNIEnv *env, jclass clazz)
 {
     devNull = open("/dev/null", O_WRONLY | O_CLOEXEC);
-}
-
-/*
- * One readv into SCRATCH_IOV iovecs that all point to the same stack
- * buffer: up to SCRATCH_SIZE * SCRATCH_IOV bytes with one system call.
- */
-static jint
-readScratch(JNIEnv *env, jint fd, jint len, jboolean socket)
-{
-    char buf[SCRATCH_SIZE];
-    struct iovec iov[SCRATCH_IOV];
-    int cnt = 0;
-    while (len > 0 && cnt < SCRATCH_IOV) {
-        iov[cnt].iov_base = buf;
-        iov[cnt].iov_len = (len < SCRATCH_SIZE) ? len : SCRATCH_SIZE;
-        len -= iov[cnt].iov_len;
-        cnt++;
-    }
-    /* a plain read when one buffer is enough: readv costs more for small counts */
-    ssize_t n = (cnt == 1) ? read(fd, buf, iov[0].iov_len) : readv(fd, iov, cnt);
-    if (n < 0 && socket && (errno == ECONNRESET || errno == EPIPE)) {
-        JNU_ThrowByName(env, "sun/net/ConnectionResetException", "Connection reset");
-        return IOS_THROWN;
-    }
-    return convertReturnVal(env, (jint)n, JNI_TRUE);
 }
 
 JNIEXPORT jint JNICALL
@@ -88,7 +60,7 @@ Java_sun_nio_ch_Skipper_pipe0(JNIEnv *env, jclass clazz, jobject fdo, jint len)
             return convertReturnVal(env, (jint)n, JNI_TRUE);
         /* EINVAL: not a pipe (a character device), read it instead */
     }
-    return readScratch(env, fd, len, JNI_FALSE);
+    return discardScratch(env, fd, len, JNI_FALSE);
 }
 
 JNIEXPORT jint JNICALL
@@ -106,5 +78,5 @@ Java_sun_nio_ch_Skipper_socket0(JNIEnv *env, jclass clazz, jobject fdo,
             return convertReturnVal(env, (jint)n, JNI_TRUE);
         /* MSG_TRUNC does not discard on this socket, read it instead */
     }
-    return readScratch(env, fd, len, JNI_TRUE);
+    return discardScratch(env, fd, len, JNI_TRUE);
 }

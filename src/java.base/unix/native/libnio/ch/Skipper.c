@@ -19,64 +19,35 @@
  * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
  */
 
-#include <errno.h>
-#include <unistd.h>
-#include <sys/uio.h>
-
 #include "jni.h"
 #include "jni_util.h"
 #include "nio.h"
 #include "nio_util.h"
+#include "skipper_util.h"
 #include "sun_nio_ch_Skipper.h"
 
 /*
  * Discards input on Unix platforms other than Linux (which has its own
- * Skipper.c with splice and MSG_TRUNC): one readv into a scratch buffer on
- * the stack, repeated in every iovec, so that up to SCRATCH_SIZE *
- * SCRATCH_IOV bytes are discarded with one system call and nothing is
- * copied into the Java heap. As a read, it blocks only when nothing is
- * available; EINTR and EAGAIN go back to Java as IOS_INTERRUPTED and
- * IOS_UNAVAILABLE.
+ * Skipper.c with splice and MSG_TRUNC) with discardScratch (SkipperUtil.c):
+ * one read into a native scratch buffer, nothing copied into the Java heap.
+ * As a read, it blocks only when nothing is available; EINTR and EAGAIN go
+ * back to Java as IOS_INTERRUPTED and IOS_UNAVAILABLE.
  */
-
-#define SCRATCH_SIZE 8192
-#define SCRATCH_IOV  32
 
 JNIEXPORT void JNICALL
 Java_sun_nio_ch_Skipper_init0(JNIEnv *env, jclass clazz)
 {
 }
 
-static jint
-readScratch(JNIEnv *env, jint fd, jint len, jboolean socket)
-{
-    char buf[SCRATCH_SIZE];
-    struct iovec iov[SCRATCH_IOV];
-    int cnt = 0;
-    while (len > 0 && cnt < SCRATCH_IOV) {
-        iov[cnt].iov_base = buf;
-        iov[cnt].iov_len = (len < SCRATCH_SIZE) ? len : SCRATCH_SIZE;
-        len -= iov[cnt].iov_len;
-        cnt++;
-    }
-    /* a plain read when one buffer is enough: readv costs more for small counts */
-    ssize_t n = (cnt == 1) ? read(fd, buf, iov[0].iov_len) : readv(fd, iov, cnt);
-    if (n < 0 && socket && (errno == ECONNRESET || errno == EPIPE)) {
-        JNU_ThrowByName(env, "sun/net/ConnectionResetException", "Connection reset");
-        return IOS_THROWN;
-    }
-    return convertReturnVal(env, (jint)n, JNI_TRUE);
-}
-
 JNIEXPORT jint JNICALL
 Java_sun_nio_ch_Skipper_pipe0(JNIEnv *env, jclass clazz, jobject fdo, jint len)
 {
-    return readScratch(env, fdval(env, fdo), len, JNI_FALSE);
+    return discardScratch(env, fdval(env, fdo), len, JNI_FALSE);
 }
 
 JNIEXPORT jint JNICALL
 Java_sun_nio_ch_Skipper_socket0(JNIEnv *env, jclass clazz, jobject fdo,
                                 jint len, jboolean tcp)
 {
-    return readScratch(env, fdval(env, fdo), len, JNI_TRUE);
+    return discardScratch(env, fdval(env, fdo), len, JNI_TRUE);
 }

@@ -1,0 +1,36 @@
+/*
+ * Copyright (c) 2026, nio-uring contributors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.  The nio-uring contributors
+ * designate this particular file as subject to the "Classpath" exception
+ * as provided by Oracle in the LICENSE file that accompanied this code.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ */
+
+#ifndef SKIPPER_UTIL_H
+#define SKIPPER_UTIL_H
+
+#include "jni.h"
+
+/*
+ * Discards up to len bytes from fd with one read into a native scratch
+ * buffer, as a read of len bytes would read them. Returns the number of
+ * bytes discarded or an IOS_* status; a connection reset on a socket
+ * throws sun.net.ConnectionResetException, as the socket read does.
+ * Shared by the Skipper.c of every Unix platform.
+ */
+jint discardScratch(JNIEnv *env, jint fd, jint len, jboolean socket);
+
+#endif /* SKIPPER_UTIL_H */
