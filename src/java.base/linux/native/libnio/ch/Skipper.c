@@ -23,6 +23,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include "jni.h"
 #include "jni_util.h"
@@ -41,13 +43,24 @@
  * back to Java as IOS_INTERRUPTED and IOS_UNAVAILABLE.
  */
 
-/* /dev/null, opened once for splice; -1 if it cannot be opened */
+/*
+ * /dev/null, opened once for splice; -1 if it cannot be opened or is not the
+ * null device (a file bind-mounted over it would receive the skipped bytes).
+ */
 static int devNull = -1;
 
 JNIEXPORT void JNICALL
 Java_sun_nio_ch_Skipper_init0(JNIEnv *env, jclass clazz)
 {
-    devNull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    struct stat st;
+    int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    if (fstat(fd, &st) == 0 && S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3)) {
+        devNull = fd;
+    } else {
+        close(fd);
+    }
 }
 
 JNIEXPORT jint JNICALL

@@ -52,8 +52,10 @@ import jdk.internal.misc.CarrierThread;
  * EPERM from seccomp or kernel.io_uring_disabled, ENOMEM, ...) every operation
  * uses pread/pwrite for the life of the VM. With
  * {@code -Djdk.nio.file.ioUring.debug=true} the mode and the probe result are
- * printed once to System.err. The test-only property
- * {@code jdk.nio.file.ioUring.testUnavailable=<reason>} makes the probe fail.
+ * printed once to System.err. The test-only properties
+ * {@code jdk.nio.file.ioUring.testUnavailable=<reason>} and
+ * {@code jdk.nio.file.ioUring.depth=<n>} make the probe fail and limit the
+ * operations in flight per ring.
  */
 final class IoUringFileIO {
     private IoUringFileIO() { }
@@ -197,7 +199,7 @@ final class IoUringFileIO {
      */
     private static class Rings {
         // in-flight operations per ring
-        private static final int DEPTH = 4096;
+        private static final int DEPTH;
 
         private static final IoUring[] RINGS;
         static final String STATUS;
@@ -207,6 +209,9 @@ final class IoUringFileIO {
             String s = System.getProperty("jdk.nio.file.ioUring.rings");
             if (s != null)
                 count = Math.clamp(Integer.parseInt(s), 1, 64);
+            // test-only: a shallow ring makes submitters wait for free slots
+            s = System.getProperty("jdk.nio.file.ioUring.depth");
+            DEPTH = (s != null) ? Math.clamp(Integer.parseInt(s), 1, 4096) : 4096;
             String fail = System.getProperty("jdk.nio.file.ioUring.testUnavailable");
             IoUring[] rings = new IoUring[count];
             int created = 0;
