@@ -11,6 +11,7 @@ import argparse
 import json
 import math
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -41,6 +42,28 @@ def key(result):
     return (result["benchmark"], tuple(sorted(params.items())))
 
 
+def peaks(logname):
+    """Maximum of each "peak <what>: N" line a benchmark prints, per (benchmark, params)."""
+    found = {}
+    bench, params = None, ()
+    with open(logname) as log:
+        for line in log:
+            if line.startswith("# Benchmark: "):
+                bench = line[len("# Benchmark: "):].strip()
+            elif line.startswith("# Parameters: ("):
+                pairs = line.strip()[len("# Parameters: ("):-1].split(", ")
+                params = tuple(sorted(tuple(p.split(" = ", 1)) for p in pairs))
+            elif bench:
+                # JMH prints "Iteration   1: " before what the benchmark prints
+                m = re.search(r"peak ([^:]+): (\d+)", line)
+                if not m:
+                    continue
+                what, n = m.group(1), int(m.group(2))
+                d = found.setdefault((bench, params), {})
+                d[what] = max(d.get(what, n), n)
+    return found
+
+
 def run(java, jar, bench, jdk, fork, out, jmh_opts):
     path = os.path.join(out, "%s-fork%d.json" % (jdk[0], fork))
     cmd = [java, "-jar", jar, bench, "-f", "1", "-jvm", os.path.join(jdk[1], "bin", "java"),
@@ -59,7 +82,7 @@ def run(java, jar, bench, jdk, fork, out, jmh_opts):
     if rc != 0:
         sys.exit("JMH failed on %s (fork %d): see %s" % (jdk[0], fork, logname))
     with open(path) as f:
-        return json.load(f)
+        return json.load(f), peaks(logname)
 
 
 def main():
@@ -82,10 +105,16 @@ def main():
     jdks = [("baseline", os.path.realpath(a.baseline)), ("patched", os.path.realpath(a.patched))]
     java = os.path.join(jdks[1][1], "bin", "java")
     raw = {"baseline": {}, "patched": {}}
+    peak = {"baseline": {}, "patched": {}}
     meta = {}
     for fork in range(1, a.forks + 1):
         for jdk in jdks:
-            for r in run(java, a.jar, a.bench, jdk, fork, a.out, a.jmh.split()):
+            results, found = run(java, a.jar, a.bench, jdk, fork, a.out, a.jmh.split())
+            for k, d in found.items():
+                mine = peak[jdk[0]].setdefault(k, {})
+                for what, n in d.items():
+                    mine[what] = max(mine.get(what, n), n)
+            for r in results:
                 k = key(r)
                 pm = r["primaryMetric"]
                 meta[k] = (r["mode"], pm["scoreUnit"])
@@ -140,9 +169,17 @@ def main():
             label += " (" + ", ".join("%s=%s" % kv for kv in shown) + ")"
         emit("%-46s %14.3f %10.3f %14.3f %10.3f %7.2fx  %s %s" % (label, bm, be, pmn, pe, sp,
                                                                   unit, mode))
-        summary["rows"].append({"benchmark": k[0], "params": dict(k[1]), "mode": mode,
-                                "unit": unit, "baseline": bm, "baseline_error": be,
-                                "patched": pmn, "patched_error": pe, "speedup": sp})
+        row = {"benchmark": k[0], "params": dict(k[1]), "mode": mode,
+               "unit": unit, "baseline": bm, "baseline_error": be,
+               "patched": pmn, "patched_error": pe, "speedup": sp}
+        bp, pp = peak["baseline"].get(k), peak["patched"].get(k)
+        if bp or pp:
+            # the benchmark's own maxima over all iterations and forks
+            for what in sorted(set(bp or {}) | set(pp or {})):
+                emit("%-46s %14s %10s %14s" % ("  peak " + what, (bp or {}).get(what, "-"), "",
+                                               (pp or {}).get(what, "-")))
+            row["peaks"] = {"baseline": bp, "patched": pp}
+        summary["rows"].append(row)
     with open(os.path.join(a.out, "table.txt"), "w") as f:
         f.write("\n".join(table).lstrip("\n") + "\n")
     with open(os.path.join(a.out, "summary.json"), "w") as f:

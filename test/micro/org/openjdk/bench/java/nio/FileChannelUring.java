@@ -26,6 +26,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
@@ -48,7 +49,9 @@ import org.openjdk.jmh.annotations.*;
  * worker threads. The io_uring policy is chosen on the command line, e.g.
  * {@code -jvmArgsAppend -Djdk.nio.file.ioUring=always}; the baseline JDK
  * ignores it. The peak number of live OS threads of the VM during each
- * iteration is printed ("peak OS threads").
+ * iteration is printed ("peak OS threads"), and the peak number of those that
+ * carry virtual threads or reap io_uring completions ("peak carrier+reaper
+ * threads": the threads named ForkJoinPool-N-worker-M and IoUring-Reaper-N).
  *
  * <p> Cold cache: the file is evicted (posix_fadvise DONTNEED through
  * {@code dd iflag=nocache count=0}) before each iteration; the file must be
@@ -99,6 +102,7 @@ public class FileChannelUring {
     private volatile CountDownLatch done;
     private volatile boolean stop;
     private volatile int peakThreads;
+    private volatile int peakCarriers;
     private Thread sampler;
 
     @Setup(Level.Trial)
@@ -147,9 +151,12 @@ public class FileChannelUring {
             workers.add(virtual ? Thread.ofVirtual().start(task) : Thread.ofPlatform().start(task));
         }
         peakThreads = 0;
+        peakCarriers = 0;
         sampler = Thread.ofPlatform().daemon().start(() -> {
-            while (!stop) {
+            for (int i = 0; !stop; i++) {
                 peakThreads = Math.max(peakThreads, liveOsThreads());
+                if (i % 10 == 0)
+                    peakCarriers = Math.max(peakCarriers, carrierAndReaperThreads());
                 try {
                     Thread.sleep(10);
                 } catch (InterruptedException e) {
@@ -169,6 +176,7 @@ public class FileChannelUring {
         start.drainPermits();
         fc.close();
         System.out.println("peak OS threads: " + peakThreads);
+        System.out.println("peak carrier+reaper threads: " + peakCarriers);
     }
 
     private void work(SplittableRandom r, long blocks) {
@@ -224,6 +232,31 @@ public class FileChannelUring {
             while ((n = in.read(bb.clear(), pos)) > 0)
                 pos += n;
         }
+    }
+
+    /**
+     * Counts the threads of this process whose (kernel, abbreviated) name is
+     * that of a virtual thread scheduler's carrier or an io_uring reaper.
+     */
+    static int carrierAndReaperThreads() {
+        int count = 0;
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
+            for (Path task : tasks) {
+                String name;
+                try {
+                    name = Files.readString(task.resolve("comm"));
+                } catch (IOException e) {
+                    continue;   // the thread has exited
+                }
+                if ((name.startsWith("ForkJoi") && name.contains("rker-"))
+                        || name.startsWith("IoUring")) {
+                    count++;
+                }
+            }
+        } catch (IOException e) {
+            return -1;
+        }
+        return count;
     }
 
     static int liveOsThreads() {
