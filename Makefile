@@ -2,9 +2,11 @@
 #
 #   make                 deps, upstream source, assembled tree, configure, `make images`: build/jdk
 #   make test [TEST=..]  jtreg: the project's tests and test/upstream.txt against build/jdk
+#   make test-upstream   upstream jdk_nio & java/io suites: baseline vs patched never/auto/always
 #   make baseline        unmodified upstream, same flags: build/baseline-jdk
 #   make micro           the JMH microbenchmarks (test/micro) with OpenJDK's microbenchmark build
 #   make compare BENCH=  the same benchmarks on baseline and patched JDK, side by side
+#   make fio             fio's io_uring figures for FileChannelUring's files (the device limit)
 #   make check-patches   the series applies to pristine upstream with no fuzz or offset, DEP-3 ok
 #   make check-windows   syntax-check the Windows (MinGW) and non-Linux Unix native files
 #   make refresh-patches regenerate patches/ from edits in build/src/patched
@@ -33,13 +35,13 @@ export BUILD_DIR UPSTREAM_TARBALL UPSTREAM_DIR UPSTREAM_SHA256 UPSTREAM_TARBALL_
 
 CONFIGURE_ALL = $(CONFIGURE_FLAGS) --with-jtreg=$(JTREG_HOME) --with-jmh=$(DEPS_DIR)/jmh
 
-.PHONY: all jdk baseline deps upstream assemble assemble-baseline test micro compare \
-    check-patches refresh-patches check-windows clean help
+.PHONY: all jdk baseline deps upstream assemble assemble-baseline test test-upstream micro \
+    compare fio check-patches refresh-patches check-windows clean help
 
 all: jdk
 
 help:
-	@sed -n '3,13p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,15p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@$(SCRIPTS)/deps.sh $(DEPS_DIR) $(DEBIAN_NEXT_SUITE) $(JMH_ARTIFACTS)
@@ -72,6 +74,17 @@ test: jdk
 	@$(SCRIPTS)/run-tests.sh $(BUILD_DIR)/jdk $(PATCHED_TREE) $(BUILD_DIR)/test-results \
 	    "$(TEST)" "$(JTREG_OPTIONS)"
 
+# Upstream suites on the baseline and on the patched JDK in each io_uring mode, on platform and
+# virtual threads: build/test-upstream/table.md. SUITES and COLUMNS narrow it.
+SUITES ?= jdk_nio java/io/InputStream java/io/FileInputStream java/io/RandomAccessFile
+COLUMNS ?= baseline never auto always baseline-virtual never-virtual auto-virtual always-virtual
+test-upstream: jdk baseline
+	$(call JDK_MAKE,$(PATCHED_TREE)) test-image-jdk-jtreg-native test-image-test-thread-factory
+	@$(SCRIPTS)/test-upstream.sh $(BUILD_DIR)/jdk $(BUILD_DIR)/baseline-jdk $(BASELINE_TREE) \
+	    $(call JDK_OUT,$(PATCHED_TREE))/images/test/jdk/jtreg/native \
+	    $(call JDK_OUT,$(PATCHED_TREE))/images/test/jtreg_test_thread_factory/jtregTestThreadFactory.jar \
+	    $(BUILD_DIR)/test-upstream "$(SUITES)" "$(COLUMNS)"
+
 micro: jdk
 	$(call JDK_MAKE,$(PATCHED_TREE)) build-microbenchmark
 	@ln -sfn $(call JDK_OUT,$(PATCHED_TREE))/images/test/micro/benchmarks.jar $(BUILD_DIR)/benchmarks.jar
@@ -80,6 +93,10 @@ compare: micro baseline
 	@python3 $(SCRIPTS)/compare.py --baseline $(BUILD_DIR)/baseline-jdk --patched $(BUILD_DIR)/jdk \
 	    --jar $(BUILD_DIR)/benchmarks.jar --out $(BUILD_DIR)/compare \
 	    --bench '$(BENCH)' --forks '$(or $(FORKS),2)' --jmh '$(JMH_OPTIONS)'
+
+# fio's io_uring figures for FileChannelUring's files (the device limit beside the benchmark)
+fio:
+	@$(SCRIPTS)/fio.sh $(BUILD_DIR)/fio
 
 check-patches: upstream
 	@$(SCRIPTS)/check-patches.sh $(TOPDIR)/patches $(PRISTINE)

@@ -32,7 +32,7 @@ fi
 
 rm -rf "$results"
 mkdir -p "$results"
-native=$tree/build/release/images/test/jdk/jtreg/native
+native=${JTREG_NATIVE:-$tree/build/release/images/test/jdk/jtreg/native}
 [ -d "$native" ] || die "no native test libraries at $native (make test builds them)"
 
 note "jtreg: ${#selected[@]} selections against $("$jdk/bin/java" -version 2>&1 | sed -n 2p)"
