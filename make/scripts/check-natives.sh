@@ -1,7 +1,8 @@
 #!/bin/bash
 # Syntax-checks the project's native files that a Linux build does not compile: those under
 # src/*/windows/native with the MinGW-w64 cross compiler against the JDK's Windows headers, and
-# those under src/*/unix/native that a same-named file under src/*/linux/native replaces on Linux.
+# those under src/*/unix/native that a same-named file under src/*/linux/native replaces on Linux,
+# and the Linux files that use liburing as a build without it compiles them.
 # Needs the JNI headers that a build of TREE generated (run `make` first).
 # Usage: check-natives.sh TREE
 set -euo pipefail
@@ -46,4 +47,15 @@ while read -r f; do
     note "check-natives: $f (gcc, replaced by $linux on Linux) ok"
     n=$((n + 1))
 done < <(cd "$top" && find src -path '*/unix/native/*' -name '*.c' | sort)
+# Linux files that use liburing, as a build configured with --disable-io-uring (or without
+# liburing) compiles them: NIO_URING undefined, no liburing header needed.
+while read -r f; do
+    lib=$(echo "$f" | sed -n 's|^src/[^/]*/linux/native/\([^/]*\)/.*|\1|p')
+    m=$(echo "$f" | cut -d/ -f2)
+    # shellcheck disable=SC2046
+    gcc -fsyntax-only -Wall -Werror -D_GNU_SOURCE -D_REENTRANT -UNIO_URING \
+        $(incs linux "$m" "$lib") $(incs unix "$m" "$lib") "$top/$f"
+    note "check-natives: $f (gcc, without NIO_URING) ok"
+    n=$((n + 1))
+done < <(cd "$top" && grep -rl 'NIO_URING' --include='*.c' src/*/linux/native | sort)
 note "check-natives: $n files"
