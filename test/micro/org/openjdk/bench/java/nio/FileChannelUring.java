@@ -248,7 +248,7 @@ public class FileChannelUring {
                 } catch (IOException e) {
                     continue;   // the thread has exited
                 }
-                if ((name.startsWith("ForkJoi") && name.contains("rker-"))
+                if (name.startsWith("ForkJoi")
                         || name.startsWith("IoUring")) {
                     count++;
                 }
