@@ -51,7 +51,9 @@ import org.openjdk.jmh.annotations.*;
  * ignores it. The peak number of live OS threads of the VM during each
  * iteration is printed ("peak OS threads"), and the peak number of those that
  * carry virtual threads or reap io_uring completions ("peak carrier+reaper
- * threads": the threads named ForkJoinPool-N-worker-M and IoUring-Reaper-N).
+ * threads": the threads named ForkJoinPool-N-worker-M and IoUring-Reaper-N),
+ * and, when io_uring was used, the CPU time its reaper threads spent per
+ * operation.
  *
  * <p> Cold cache: the file is evicted (posix_fadvise DONTNEED through
  * {@code dd iflag=nocache count=0}) before each iteration; the file must be
@@ -103,6 +105,8 @@ public class FileChannelUring {
     private volatile boolean stop;
     private volatile int peakThreads;
     private volatile int peakCarriers;
+    private long reaperTicks;
+    private long iterationOps;
     private Thread sampler;
 
     @Setup(Level.Trial)
@@ -152,6 +156,8 @@ public class FileChannelUring {
         }
         peakThreads = 0;
         peakCarriers = 0;
+        reaperTicks = reaperCpuTicks();
+        iterationOps = 0;
         sampler = Thread.ofPlatform().daemon().start(() -> {
             for (int i = 0; !stop; i++) {
                 peakThreads = Math.max(peakThreads, liveOsThreads());
@@ -177,6 +183,11 @@ public class FileChannelUring {
         fc.close();
         System.out.println("peak OS threads: " + peakThreads);
         System.out.println("peak carrier+reaper threads: " + peakCarriers);
+        long ticks = reaperCpuTicks() - reaperTicks;
+        if (ticks > 0 && iterationOps > 0) {
+            // clock ticks are 10 ms (USER_HZ 100)
+            System.out.println("peak reaper CPU per op (ns): " + ticks * 10_000_000L / iterationOps);
+        }
     }
 
     private void work(SplittableRandom r, long blocks) {
@@ -214,6 +225,7 @@ public class FileChannelUring {
         remaining.set(BATCH);
         start.release(n);
         latch.await();
+        iterationOps += BATCH;
     }
 
     static void evict(Path f) throws Exception {
@@ -257,6 +269,30 @@ public class FileChannelUring {
             return -1;
         }
         return count;
+    }
+
+    /**
+     * Returns the user + system CPU time, in clock ticks, of the io_uring
+     * reaper threads of this process, 0 if there are none.
+     */
+    static long reaperCpuTicks() {
+        long ticks = 0;
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
+            for (Path task : tasks) {
+                try {
+                    if (!Files.readString(task.resolve("comm")).startsWith("IoUring"))
+                        continue;
+                    String stat = Files.readString(task.resolve("stat"));
+                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]);   // utime, stime
+                } catch (IOException e) {
+                    // the thread has exited
+                }
+            }
+        } catch (IOException e) {
+            return 0;
+        }
+        return ticks;
     }
 
     static int liveOsThreads() {
