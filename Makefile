@@ -109,5 +109,11 @@ check-windows:
 refresh-patches:
 	@$(SCRIPTS)/refresh-patches.sh $(TOPDIR)/patches $(PRISTINE) $(PATCHED_TREE)
 
+# Fault injection that changes machine-global state (kernel.io_uring_disabled; root only,
+# restored after each scenario). The other fault scenarios are jtreg tests.
+.PHONY: fault
+fault: jdk
+	@$(SCRIPTS)/fault.sh $(BUILD_DIR)/jdk $(BUILD_DIR)/fault
+
 clean:
 	rm -rf $(BUILD_DIR)
