@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sched.h>
+#include <sys/resource.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -66,6 +67,13 @@ throwSetupFailure(JNIEnv *env, const char *what, int err)
                 snprintf(extra, sizeof(extra), " (kernel.io_uring_disabled=%d)", v);
             }
             fclose(f);
+        }
+    } else if (err == ENOMEM) {
+        /* rings are charged to RLIMIT_MEMLOCK unless the process has CAP_IPC_LOCK */
+        struct rlimit rl;
+        if (getrlimit(RLIMIT_MEMLOCK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+            snprintf(extra, sizeof(extra), " (RLIMIT_MEMLOCK=%llu)",
+                     (unsigned long long) rl.rlim_cur);
         }
     }
     snprintf(msg, sizeof(msg), "%s: %s%s", what, strerror(err), extra);
@@ -116,6 +124,22 @@ Java_sun_nio_ch_IoUring_create0(JNIEnv *env, jclass clazz, jint sqEntries, jint 
 #endif
 }
 
+#ifdef NIO_URING
+/*
+ * Frees a ring that failed the probe: its fd and memory must not outlive it.
+ */
+static void
+destroyRing(struct io_uring *ring)
+{
+    io_uring_queue_exit(ring);
+    free(ring);
+}
+#endif
+
+/*
+ * Checks that the ring created by create0 can be used. If it throws, the ring
+ * has been destroyed.
+ */
 JNIEXPORT void JNICALL
 Java_sun_nio_ch_IoUring_probe0(JNIEnv *env, jclass clazz, jlong address)
 {
@@ -128,6 +152,7 @@ Java_sun_nio_ch_IoUring_probe0(JNIEnv *env, jclass clazz, jlong address)
 
     probe = io_uring_get_probe_ring(ring);
     if (probe == NULL) {
+        destroyRing(ring);
         JNU_ThrowIOException(env, "io_uring: IORING_REGISTER_PROBE failed");
         return;
     }
@@ -137,6 +162,7 @@ Java_sun_nio_ch_IoUring_probe0(JNIEnv *env, jclass clazz, jlong address)
         && io_uring_opcode_supported(probe, IORING_OP_NOP);
     io_uring_free_probe(probe);
     if (!ok) {
+        destroyRing(ring);
         JNU_ThrowIOException(env, "io_uring: IORING_OP_READ/WRITE/ASYNC_CANCEL not supported");
         return;
     }
@@ -144,6 +170,7 @@ Java_sun_nio_ch_IoUring_probe0(JNIEnv *env, jclass clazz, jlong address)
     /* One NOP round trip: io_uring_enter may be filtered even when setup is not. */
     sqe = io_uring_get_sqe(ring);
     if (sqe == NULL) {
+        destroyRing(ring);
         JNU_ThrowIOException(env, "io_uring: no SQE for probe");
         return;
     }
@@ -153,6 +180,7 @@ Java_sun_nio_ch_IoUring_probe0(JNIEnv *env, jclass clazz, jlong address)
         res = io_uring_submit_and_wait(ring, 1);
     } while (res == -EINTR);
     if (res < 0) {
+        destroyRing(ring);
         throwSetupFailure(env, "io_uring_enter", -res);
         return;
     }
@@ -160,12 +188,14 @@ Java_sun_nio_ch_IoUring_probe0(JNIEnv *env, jclass clazz, jlong address)
         res = io_uring_wait_cqe(ring, &cqe);
     } while (res == -EINTR);
     if (res < 0) {
+        destroyRing(ring);
         throwSetupFailure(env, "io_uring_wait_cqe", -res);
         return;
     }
     res = cqe->res;
     io_uring_cqe_seen(ring, cqe);
     if (res < 0) {
+        destroyRing(ring);
         throwSetupFailure(env, "io_uring NOP", -res);
     }
 #else

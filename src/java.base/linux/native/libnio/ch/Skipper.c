@@ -46,6 +46,8 @@
 /*
  * /dev/null, opened once for splice; -1 if it cannot be opened or is not the
  * null device (a file bind-mounted over it would receive the skipped bytes).
+ * O_NONBLOCK so that opening a FIFO put in its place fails with ENXIO rather
+ * than block until it has a reader; writes to the null device never block.
  */
 static int devNull = -1;
 
@@ -53,7 +55,7 @@ JNIEXPORT void JNICALL
 Java_sun_nio_ch_Skipper_init0(JNIEnv *env, jclass clazz)
 {
     struct stat st;
-    int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    int fd = open("/dev/null", O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
     if (fd < 0)
         return;
     if (fstat(fd, &st) == 0 && S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3)) {

@@ -205,13 +205,10 @@ final class IoUringFileIO {
         static final String STATUS;
 
         static {
-            int count = Math.clamp(Runtime.getRuntime().availableProcessors() / 4, 1, 4);
-            String s = System.getProperty("jdk.nio.file.ioUring.rings");
-            if (s != null)
-                count = Math.clamp(Integer.parseInt(s), 1, 64);
+            int count = intProperty("jdk.nio.file.ioUring.rings",
+                    Math.clamp(Runtime.getRuntime().availableProcessors() / 4, 1, 4), 64);
             // test-only: a shallow ring makes submitters wait for free slots
-            s = System.getProperty("jdk.nio.file.ioUring.depth");
-            DEPTH = (s != null) ? Math.clamp(Integer.parseInt(s), 1, 4096) : 4096;
+            DEPTH = intProperty("jdk.nio.file.ioUring.depth", 4096, 4096);
             String fail = System.getProperty("jdk.nio.file.ioUring.testUnavailable");
             IoUring[] rings = new IoUring[count];
             int created = 0;
@@ -238,8 +235,26 @@ final class IoUringFileIO {
                     rings = a;
                 }
                 RINGS = rings;
-                STATUS = "using io_uring (" + created + " ring(s) of depth " + DEPTH + ")";
+                STATUS = "using io_uring (" + created + " ring(s) of depth " + DEPTH
+                        + ((reason != null) ? "; ring " + (created + 1) + " of " + count
+                                              + ": " + reason : "") + ")";
             }
+        }
+
+        /**
+         * Returns the value of an integer property clamped to [1, max], or the
+         * default if it is not set or not a number.
+         */
+        private static int intProperty(String name, int def, int max) {
+            String s = System.getProperty(name);
+            if (s != null) {
+                try {
+                    return Math.clamp(Integer.parseInt(s), 1, max);
+                } catch (NumberFormatException e) {
+                    // ignore
+                }
+            }
+            return def;
         }
 
         /**
