@@ -8,6 +8,7 @@
 #   make check-patches   the series applies to pristine upstream with no fuzz or offset, DEP-3 ok
 #   make check-windows   syntax-check the Windows (MinGW) and non-Linux Unix native files
 #   make refresh-patches regenerate patches/ from edits in build/src/patched
+#   make check-bad-input the bad-input cases on baseline and patched JDK (every mode), diffed
 #
 # BUILD_DIR (default ./build) may point outside the clone to keep a tree across clones.
 
@@ -34,12 +35,12 @@ export BUILD_DIR UPSTREAM_TARBALL UPSTREAM_DIR UPSTREAM_SHA256 UPSTREAM_TARBALL_
 CONFIGURE_ALL = $(CONFIGURE_FLAGS) --with-jtreg=$(JTREG_HOME) --with-jmh=$(DEPS_DIR)/jmh
 
 .PHONY: all jdk baseline deps upstream assemble assemble-baseline test micro compare \
-    check-patches refresh-patches check-windows clean help
+    check-patches refresh-patches check-windows check-bad-input clean help
 
 all: jdk
 
 help:
-	@sed -n '3,13p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,14p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@$(SCRIPTS)/deps.sh $(DEPS_DIR) $(DEBIAN_NEXT_SUITE) $(JMH_ARTIFACTS)
@@ -91,6 +92,11 @@ check-windows:
 
 refresh-patches:
 	@$(SCRIPTS)/refresh-patches.sh $(TOPDIR)/patches $(PRISTINE) $(PATCHED_TREE)
+
+# Bad input on the built JDKs: BASELINE_JDK, PATCHED_JDK override them; HUGE=all|devices|none.
+check-bad-input:
+	@$(SCRIPTS)/compare-bad-input.sh $(or $(BASELINE_JDK),$(BUILD_DIR)/baseline-jdk) \
+	    $(or $(PATCHED_JDK),$(BUILD_DIR)/jdk) $(BUILD_DIR)/bad-input $(or $(HUGE),auto)
 
 clean:
 	rm -rf $(BUILD_DIR)
