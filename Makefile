@@ -10,6 +10,8 @@
 #   make check-patches   the series applies to pristine upstream with no fuzz or offset, DEP-3 ok
 #   make check-windows   syntax-check the Windows (MinGW) and non-Linux Unix native files
 #   make refresh-patches regenerate patches/ from edits in build/src/patched
+#   make check-bad-input the bad-input cases on baseline and patched JDK (every mode), diffed
+#   make fault           fault injection needing root: kernel.io_uring_disabled at start, at run time
 #
 # BUILD_DIR (default ./build) may point outside the clone to keep a tree across clones.
 
@@ -36,12 +38,12 @@ export BUILD_DIR UPSTREAM_TARBALL UPSTREAM_DIR UPSTREAM_SHA256 UPSTREAM_TARBALL_
 CONFIGURE_ALL = $(CONFIGURE_FLAGS) --with-jtreg=$(JTREG_HOME) --with-jmh=$(DEPS_DIR)/jmh
 
 .PHONY: all jdk baseline deps upstream assemble assemble-baseline test test-upstream micro \
-    compare fio check-patches refresh-patches check-windows clean help
+    compare fio check-patches refresh-patches check-windows check-bad-input fault clean help
 
 all: jdk
 
 help:
-	@sed -n '3,15p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,16p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@$(SCRIPTS)/deps.sh $(DEPS_DIR) $(DEBIAN_NEXT_SUITE) $(JMH_ARTIFACTS)
@@ -111,9 +113,13 @@ refresh-patches:
 
 # Fault injection that changes machine-global state (kernel.io_uring_disabled; root only,
 # restored after each scenario). The other fault scenarios are jtreg tests.
-.PHONY: fault
 fault: jdk
 	@$(SCRIPTS)/fault.sh $(BUILD_DIR)/jdk $(BUILD_DIR)/fault
+
+# Bad input on the built JDKs: BASELINE_JDK, PATCHED_JDK override them; HUGE=all|devices|none.
+check-bad-input:
+	@$(SCRIPTS)/compare-bad-input.sh $(or $(BASELINE_JDK),$(BUILD_DIR)/baseline-jdk) \
+	    $(or $(PATCHED_JDK),$(BUILD_DIR)/jdk) $(BUILD_DIR)/bad-input $(or $(HUGE),auto)
 
 clean:
 	rm -rf $(BUILD_DIR)
