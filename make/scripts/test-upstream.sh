@@ -31,6 +31,11 @@ column_options() {
 }
 
 for col in $columns; do
+    # REUSE=1 keeps a column that has already run (e.g. the baseline) instead of running it again
+    if [ "${REUSE:-0}" = 1 ] && grep -q '^Test results:' "$out/$col/jtreg.log" 2>/dev/null; then
+        note "upstream suites on $col: kept from an earlier run"
+        continue
+    fi
     note "upstream suites ($suites) on $col"
     JTREG_NATIVE=$native "$scripts/run-tests.sh" "$(column_jdk "$col")" "$tree" "$out/$col" \
         "$suites" "$(column_options "$col")" > "$out/$col.log" 2>&1

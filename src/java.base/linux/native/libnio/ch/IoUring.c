@@ -37,6 +37,7 @@
 #include <string.h>
 #include <sched.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -361,4 +362,20 @@ Java_sun_nio_ch_IoUring_error0(JNIEnv *env, jclass clazz, jint res, jboolean rea
         return IOS_INTERRUPTED;
     errno = -res;
     return convertReturnVal(env, -1, reading);
+}
+
+/*
+ * Returns JNI_TRUE if fd is a regular file or a block device, the files that
+ * io_uring reads and writes at a position as pread/pwrite do. For a pipe,
+ * FIFO, socket or terminal it ignores the offset where pread/pwrite fail
+ * with ESPIPE, and a character device may return a short count. If fstat
+ * fails, JNI_FALSE: pread/pwrite then report the error.
+ */
+JNIEXPORT jboolean JNICALL
+Java_sun_nio_ch_IoUring_isFileOrBlockDevice0(JNIEnv *env, jclass clazz, jint fd)
+{
+    struct stat st;
+    if (fstat(fd, &st) < 0)
+        return JNI_FALSE;
+    return (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode)) ? JNI_TRUE : JNI_FALSE;
 }

@@ -225,6 +225,12 @@ final class IoUring {
                                    long position) throws IOException;
 
     /**
+     * Returns true if fd is a regular file or a block device, false if it is
+     * anything else or fstat fails.
+     */
+    static native boolean isFileOrBlockDevice0(int fd);
+
+    /**
      * Maps a negative CQE result to an IOStatus code, or throws the
      * IOException that pread0/pwrite0 throw for that errno.
      */

@@ -31,6 +31,7 @@ import jdk.internal.access.JavaIOFileDescriptorAccess;
 import jdk.internal.access.JavaLangAccess;
 import jdk.internal.access.SharedSecrets;
 import jdk.internal.misc.CarrierThread;
+import jdk.internal.misc.Unsafe;
 
 /**
  * Positional file reads and writes for the Linux FileDispatcherImpl, through
@@ -63,6 +64,10 @@ final class IoUringFileIO {
     private static final JavaLangAccess JLA = SharedSecrets.getJavaLangAccess();
     private static final JavaIOFileDescriptorAccess FD_ACCESS =
             SharedSecrets.getJavaIOFileDescriptorAccess();
+
+    // the most one read(2) or pread(2) transfers: Linux MAX_RW_COUNT
+    private static final int MAX_RW_COUNT =
+            Integer.MAX_VALUE & ~(Unsafe.getUnsafe().pageSize() - 1);
 
     private static final int NEVER = 0;
     private static final int AUTO = 1;
@@ -136,6 +141,9 @@ final class IoUringFileIO {
             // O_DIRECT: RWF_NOWAIT would still wait for the device
             return transfer(false, fd, address, len, position);
         }
+        // as pread, which transfers at most MAX_RW_COUNT bytes
+        if (len > MAX_RW_COUNT)
+            len = MAX_RW_COUNT;
         int n = IoUring.preadNoWait0(fd, address, len, position);
         if (n == len || n == IOStatus.EOF || n == IOStatus.INTERRUPTED)
             return n;
@@ -171,7 +179,10 @@ final class IoUringFileIO {
         throws IOException
     {
         IoUring ring = Rings.ring();
-        if (ring != null) {
+        // only regular files and block devices: io_uring ignores the offset
+        // where pread/pwrite fail with ESPIPE (pipes, FIFOs, sockets, ttys),
+        // and returns short counts for character devices
+        if (ring != null && IoUring.isFileOrBlockDevice0(FD_ACCESS.get(fd))) {
             // A virtual thread must not unmount while its carrier compensates
             // (Blocker.begin); waiting for the completion unmounted makes the
             // compensation unnecessary, so end it now. Blocker.end, on whichever
