@@ -72,7 +72,7 @@ baseline: assemble-baseline
 
 # The native test libraries of test/jdk (not the whole test image: hotspot's are not needed).
 test: jdk
-	$(call JDK_MAKE,$(PATCHED_TREE)) test-image-jdk-jtreg-native
+	$(call JDK_MAKE,$(PATCHED_TREE)) test-image-jdk-jtreg-native test-image-lib-native
 	@$(SCRIPTS)/run-tests.sh $(BUILD_DIR)/jdk $(PATCHED_TREE) $(BUILD_DIR)/test-results \
 	    "$(TEST)" "$(JTREG_OPTIONS)"
 
@@ -81,7 +81,7 @@ test: jdk
 SUITES ?= jdk_nio java/io/InputStream java/io/FileInputStream java/io/RandomAccessFile
 COLUMNS ?= baseline never auto always baseline-virtual never-virtual auto-virtual always-virtual
 test-upstream: jdk baseline
-	$(call JDK_MAKE,$(PATCHED_TREE)) test-image-jdk-jtreg-native test-image-test-thread-factory
+	$(call JDK_MAKE,$(PATCHED_TREE)) test-image-jdk-jtreg-native test-image-lib-native test-image-test-thread-factory
 	@$(SCRIPTS)/test-upstream.sh $(BUILD_DIR)/jdk $(BUILD_DIR)/baseline-jdk $(BASELINE_TREE) \
 	    $(call JDK_OUT,$(PATCHED_TREE))/images/test/jdk/jtreg/native \
 	    $(call JDK_OUT,$(PATCHED_TREE))/images/test/jtreg_test_thread_factory/jtregTestThreadFactory.jar \
