@@ -139,7 +139,8 @@ public class IoUringFault {
                     if (k == 0) {
                         expectFallback(out, "always", "io_uring_setup: Too many open files");
                     } else if (!diag.equals("jdk.nio.file.ioUring=always: using io_uring ("
-                            + k + " ring(s) of depth 4096)")) {
+                            + k + " ring(s) of depth 4096; ring " + (k + 1)
+                            + " of 4: io_uring_setup: Too many open files)")) {
                         throw new RuntimeException("FAIL: expected " + k + " ring(s): " + diag);
                     }
                     // the diagnostic comes with the first positional op, after the fds are used up
@@ -175,6 +176,9 @@ public class IoUringFault {
         int rings = m.find() ? Integer.parseInt(m.group(1)) : 0;
         if (rings == 0 && !diag.contains(": io_uring unavailable ("))
             throw new RuntimeException("FAIL: unexpected diagnostic: " + diag);
+        // a ring refused for memory names the limit
+        if (diag.contains("Cannot allocate memory") && !diag.contains("(RLIMIT_MEMLOCK=" + limit + ")"))
+            throw new RuntimeException("FAIL: ENOMEM without the limit: " + diag);
         // always: every op through the rings; auto: at least the probe's NOP
         check(out, reference, rings, rings == 0 ? 0 : mode.equals("always") ? OPS : 1);
         verdict("RLIMIT_MEMLOCK=" + limit + (unprivileged ? " unprivileged, " : " root, ")
