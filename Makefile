@@ -8,6 +8,8 @@
 #   make check-patches   the series applies to pristine upstream with no fuzz or offset, DEP-3 ok
 #   make check-windows   syntax-check the Windows (MinGW) and non-Linux Unix native files
 #   make refresh-patches regenerate patches/ from edits in build/src/patched
+#   make stress DURATION=60s [MODE=auto|always|never|all] [JDK=]   stress run (test/stress)
+#   make leak-check [JDK=]  fds, threads, NMT before/after ~1M stressed ops (io_uring always)
 #
 # BUILD_DIR (default ./build) may point outside the clone to keep a tree across clones.
 
@@ -34,12 +36,12 @@ export BUILD_DIR UPSTREAM_TARBALL UPSTREAM_DIR UPSTREAM_SHA256 UPSTREAM_TARBALL_
 CONFIGURE_ALL = $(CONFIGURE_FLAGS) --with-jtreg=$(JTREG_HOME) --with-jmh=$(DEPS_DIR)/jmh
 
 .PHONY: all jdk baseline deps upstream assemble assemble-baseline test micro compare \
-    check-patches refresh-patches check-windows clean help
+    check-patches refresh-patches check-windows stress leak-check clean help
 
 all: jdk
 
 help:
-	@sed -n '3,13p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,15p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@$(SCRIPTS)/deps.sh $(DEPS_DIR) $(DEBIAN_NEXT_SUITE) $(JMH_ARTIFACTS)
@@ -91,6 +93,13 @@ check-windows:
 
 refresh-patches:
 	@$(SCRIPTS)/refresh-patches.sh $(TOPDIR)/patches $(PRISTINE) $(PATCHED_TREE)
+
+# Stress and leak check of an existing JDK (default build/jdk); STRESS_ARGS go to the program.
+stress:
+	@$(SCRIPTS)/stress.sh stress $(or $(JDK),$(BUILD_DIR)/jdk) '$(or $(DURATION),60s)' '$(or $(MODE),auto)' $(STRESS_ARGS)
+
+leak-check:
+	@$(SCRIPTS)/stress.sh leak-check $(or $(JDK),$(BUILD_DIR)/jdk) $(STRESS_ARGS)
 
 clean:
 	rm -rf $(BUILD_DIR)
