@@ -134,7 +134,7 @@ public class NioUringStress {
     static boolean leakCheck;
     static long leakOps = 1_000_000;
     static long warmupOps = 100_000;
-    static long nmtBoundKB = 4096;
+    static long nmtBoundKB = 1024;
     static int stallSeconds = 120;
 
     static final String MODE = System.getProperty("jdk.nio.file.ioUring", "auto");
@@ -1058,6 +1058,12 @@ public class NioUringStress {
                     List<String> threadNames) { }
 
     static Snapshot snapshot() throws Exception {
+        // Idle carrier threads of the virtual thread scheduler end after 30 s; each
+        // holds a cache of temporary direct buffers (NMT "Other") that goes with it.
+        for (int i = 0; i < 90 && Thread.getAllStackTraces().keySet().stream()
+                .anyMatch(t -> t.getName().matches("ForkJoinPool-\\d+-worker-\\d+")); i++) {
+            Thread.sleep(1000);
+        }
         for (int i = 0; i < 3; i++) {
             System.gc();
             Thread.sleep(500);
@@ -1176,8 +1182,7 @@ public class NioUringStress {
         runPhase(files, fifos, Long.MAX_VALUE, leakOps);
         long opsRun = ops() - opsBefore;
         Snapshot after = snapshot();
-        // idle carrier threads of the virtual thread scheduler time out after 30 s
-        for (int i = 0; i < 90 && (after.osThreads() > before.osThreads() || after.fds() != before.fds()); i++) {
+        for (int i = 0; i < 30 && (after.osThreads() > before.osThreads() || after.fds() != before.fds()); i++) {
             Thread.sleep(1000);
             after = snapshot();
         }
