@@ -12,6 +12,8 @@
 #   make refresh-patches regenerate patches/ from edits in build/src/patched
 #   make check-bad-input the bad-input cases on baseline and patched JDK (every mode), diffed
 #   make fault           fault injection needing root: kernel.io_uring_disabled at start, at run time
+#   make stress DURATION=10m [MODE=auto|always|never|all]   the stress harness (test/stress)
+#   make leak-check      fds, threads, native memory before/after ~1M mixed ops (always)
 #
 # BUILD_DIR (default ./build) may point outside the clone to keep a tree across clones.
 
@@ -38,12 +40,13 @@ export BUILD_DIR UPSTREAM_TARBALL UPSTREAM_DIR UPSTREAM_SHA256 UPSTREAM_TARBALL_
 CONFIGURE_ALL = $(CONFIGURE_FLAGS) --with-jtreg=$(JTREG_HOME) --with-jmh=$(DEPS_DIR)/jmh
 
 .PHONY: all jdk baseline deps upstream assemble assemble-baseline test test-upstream micro \
-    compare fio check-patches refresh-patches check-windows check-bad-input fault clean help
+    compare fio check-patches refresh-patches check-windows check-bad-input fault stress \
+    leak-check clean help
 
 all: jdk
 
 help:
-	@sed -n '3,16p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,18p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@$(SCRIPTS)/deps.sh $(DEPS_DIR) $(DEBIAN_NEXT_SUITE) $(JMH_ARTIFACTS)
@@ -120,6 +123,13 @@ fault: jdk
 check-bad-input:
 	@$(SCRIPTS)/compare-bad-input.sh $(or $(BASELINE_JDK),$(BUILD_DIR)/baseline-jdk) \
 	    $(or $(PATCHED_JDK),$(BUILD_DIR)/jdk) $(BUILD_DIR)/bad-input $(or $(HUGE),auto)
+
+# Stress and leak check of an existing JDK (default build/jdk); STRESS_ARGS go to the program.
+stress:
+	@$(SCRIPTS)/stress.sh stress $(or $(JDK),$(BUILD_DIR)/jdk) '$(or $(DURATION),60s)' '$(or $(MODE),auto)' $(STRESS_ARGS)
+
+leak-check:
+	@$(SCRIPTS)/stress.sh leak-check $(or $(JDK),$(BUILD_DIR)/jdk) $(STRESS_ARGS)
 
 clean:
 	rm -rf $(BUILD_DIR)
