@@ -2,7 +2,8 @@
 # The device limit beside the FileChannelUring benchmark: fio with io_uring on the same files,
 # block sizes and queue depths (random 4 KiB reads of the 2 GiB read file with the page cache
 # dropped first, random writes to the 256 MiB write file), plus psync with 64 jobs for the writes
-# (what 64 blocking threads get). Each case runs RUNTIME seconds (default 5).
+# (what 64 blocking threads get). Each case runs RUNTIME seconds (default 5). fio would advise
+# POSIX_FADV_RANDOM, switching readahead off; the JDK does not, so neither does this.
 # Usage: fio.sh OUTDIR
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
@@ -36,7 +37,7 @@ for c in "${cases[@]}"; do
     read -r name rw f bs direct sync engine depth jobs <<<"$c"
     opts=(--name="$name" --filename="$f" --rw="$rw" --bs="$bs" --direct="$direct"
           --ioengine="$engine" --iodepth="$depth" --numjobs="$jobs" --group_reporting
-          --time_based --runtime="$runtime" --invalidate=1 --randrepeat=0
+          --time_based --runtime="$runtime" --invalidate=1 --randrepeat=0 --fadvise_hint=0
           --output-format=json --output="$out/$name.json")
     [ "$sync" = none ] || opts+=(--sync="$sync")
     # buffered reads start cold, as the benchmark's iterations do
