@@ -94,7 +94,13 @@ def main():
     ap.add_argument("--bench", default="")
     ap.add_argument("--forks", type=int, default=2)
     ap.add_argument("--jmh", default="")
+    ap.add_argument("--replot", help="redraw DIR/speedup.png from DIR/summary.json and stop")
     a = ap.parse_args()
+    if a.replot:
+        with open(os.path.join(a.replot, "summary.json")) as f:
+            summary = json.load(f)
+        chart(summary["rows"], os.path.join(a.replot, "speedup.png"), summary["bench"])
+        return
     if not a.bench:
         sys.exit("make compare needs BENCH=<regex> (e.g. BENCH=ChannelInputStreamSkip)")
 
@@ -197,7 +203,7 @@ def chart(rows, png, title):
     with open(dat, "w") as f:
         for i, r in enumerate(rows):
             label = r["benchmark"].rsplit(".", 1)[1]
-            shown = [str(v) for k, v in sorted(r["params"].items()) if k in varying]
+            shown = ["%s=%s" % (k, v) for k, v in sorted(r["params"].items()) if k in varying]
             if shown:
                 label += " " + ",".join(shown)
             f.write('%d "%s" %f\n' % (i, label.replace('"', "'"), r["speedup"]))
