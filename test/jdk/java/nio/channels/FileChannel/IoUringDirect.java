@@ -24,13 +24,15 @@
 /*
  * @test id=auto
  * @summary O_DIRECT positional reads and writes (ExtendedOpenOption.DIRECT) on platform
- *          and virtual threads with each io_uring policy: bytes, counts, alignment errors
+ *          and virtual threads with each io_uring policy: bytes, counts, alignment errors,
+ *          and no spare carriers for virtual threads' reads where io_uring is used
  * @requires os.family == "linux"
  * @key randomness
  * @library /test/lib
  * @build jdk.test.lib.RandomFactory
  * @modules jdk.unsupported
- * @run main/othervm -Djdk.nio.file.ioUring=auto IoUringDirect
+ * @run main/othervm -Djdk.nio.file.ioUring=auto -Djdk.virtualThreadScheduler.parallelism=2
+ *                   IoUringDirect
  */
 
 /*
@@ -40,7 +42,8 @@
  * @library /test/lib
  * @build jdk.test.lib.RandomFactory
  * @modules jdk.unsupported
- * @run main/othervm -Djdk.nio.file.ioUring=always IoUringDirect
+ * @run main/othervm -Djdk.nio.file.ioUring=always -Djdk.virtualThreadScheduler.parallelism=2
+ *                   IoUringDirect
  */
 
 /*
@@ -50,7 +53,8 @@
  * @library /test/lib
  * @build jdk.test.lib.RandomFactory
  * @modules jdk.unsupported
- * @run main/othervm -Djdk.nio.file.ioUring=never IoUringDirect
+ * @run main/othervm -Djdk.nio.file.ioUring=never -Djdk.virtualThreadScheduler.parallelism=2
+ *                   IoUringDirect
  */
 
 import java.io.IOException;
@@ -65,6 +69,8 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import com.sun.nio.file.ExtendedOpenOption;
 import static java.nio.file.StandardOpenOption.*;
 
@@ -89,6 +95,9 @@ public class IoUringDirect {
                 throw new SkippedException("O_DIRECT not supported here: " + e);
             }
             probe.close();
+            // first, while only these reads have run on virtual threads: O_DIRECT
+            // writes compensate, and their spares stay alive for a while
+            carriers(file, align, reference);
             for (boolean virtual : new boolean[] { false, true }) {
                 List<Callable<Void>> tasks = new ArrayList<>();
                 for (int t = 0; t < (virtual ? 64 : 4); t++) {
@@ -142,6 +151,89 @@ public class IoUringDirect {
             expectIOException(() -> fc.read(bb.clear().limit(align - 1), 0));
             expectIOException(() -> fc.read(bb.clear().position(1).limit(align + 1), 0));
             expectIOException(() -> fc.write(bb.clear().limit(align), 3));
+        }
+    }
+
+    /**
+     * O_DIRECT reads by many virtual threads. Upstream compensates for each
+     * one (Blocker.begin), which starts spare carriers; where io_uring is used
+     * the virtual threads park instead, and the carrier pool does not grow.
+     */
+    static void carriers(Path file, int align, byte[] reference) throws Exception {
+        int parallelism = Integer.getInteger("jdk.virtualThreadScheduler.parallelism");
+        AtomicBoolean done = new AtomicBoolean();
+        AtomicInteger peak = new AtomicInteger();
+        Thread sampler = Thread.ofPlatform().daemon().start(() -> {
+            while (!done.get()) {
+                peak.accumulateAndGet(liveCarriers(), Math::max);
+                try {
+                    Thread.sleep(2);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        });
+        try (FileChannel fc = FileChannel.open(file, READ, ExtendedOpenOption.DIRECT)) {
+            List<Callable<Void>> tasks = new ArrayList<>();
+            for (int t = 0; t < 64; t++) {
+                long seed = RAND.nextLong();
+                tasks.add(() -> {
+                    Random r = new Random(seed);
+                    ByteBuffer bb = ByteBuffer.allocateDirect(2 * align).alignedSlice(align);
+                    for (int i = 0; i < 100; i++) {
+                        int block = r.nextInt(BLOCKS);
+                        bb.clear().limit(align);
+                        if (fc.read(bb, (long) block * align) != align)
+                            throw new RuntimeException("direct read count");
+                        for (int k = 0; k < align; k++)
+                            if (bb.get(k) != reference[block * align + k])
+                                throw new RuntimeException("direct read: byte differs");
+                    }
+                    return null;
+                });
+            }
+            try (ExecutorService ex = Executors.newVirtualThreadPerTaskExecutor()) {
+                for (Future<Void> f : ex.invokeAll(tasks))
+                    f.get();
+            }
+        } finally {
+            done.set(true);
+            sampler.join();
+        }
+        peak.accumulateAndGet(liveCarriers(), Math::max);
+        boolean ring = ringFdOpen();
+        String mode = System.getProperty("jdk.nio.file.ioUring");
+        System.out.println("mode " + mode + ", ring fd open: " + ring + ", peak carriers: "
+                + peak.get() + ", parallelism: " + parallelism);
+        if (mode.equals("never")) {
+            // shows that the sampler sees the spares
+            if (peak.get() <= parallelism)
+                throw new RuntimeException("never: no spare carrier seen");
+        } else if (ring) {
+            if (peak.get() > parallelism)
+                throw new RuntimeException(mode + ": spare carriers started: " + peak.get());
+        } else {
+            System.out.println("io_uring unavailable here: carrier count not checked");
+        }
+    }
+
+    static int liveCarriers() {
+        int n = 0;
+        for (Thread t : Thread.getAllStackTraces().keySet())
+            if (t.getClass().getName().equals("jdk.internal.misc.CarrierThread"))
+                n++;
+        return n;
+    }
+
+    static boolean ringFdOpen() throws IOException {
+        try (var fds = Files.list(Path.of("/proc/self/fd"))) {
+            return fds.anyMatch(p -> {
+                try {
+                    return Files.readSymbolicLink(p).toString().contains("io_uring");
+                } catch (IOException e) {
+                    return false;   // closed since listed
+                }
+            });
         }
     }
 

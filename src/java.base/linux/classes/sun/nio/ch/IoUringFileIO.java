@@ -27,6 +27,7 @@ package sun.nio.ch;
 
 import java.io.FileDescriptor;
 import java.io.IOException;
+import java.util.concurrent.ThreadLocalRandom;
 import jdk.internal.access.JavaIOFileDescriptorAccess;
 import jdk.internal.access.JavaLangAccess;
 import jdk.internal.access.SharedSecrets;
@@ -43,9 +44,11 @@ import jdk.internal.misc.Unsafe;
  * <li> {@code auto} (default): platform threads and writes use pread/pwrite.
  *   A virtual thread reading first tries preadv2(RWF_NOWAIT); only when that
  *   would block is the read submitted to io_uring, and the virtual thread parks,
- *   releasing its carrier, until the completion arrives. An O_DIRECT read by a
- *   virtual thread goes to io_uring directly, without the carrier compensation
- *   upstream uses for it. </li>
+ *   releasing its carrier, until the completion arrives. Once a file's data
+ *   has been found in the page cache by many probes in a row, its reads use
+ *   plain pread, which is cheaper, and probe again one time in 32. An O_DIRECT
+ *   read by a virtual thread goes to io_uring directly, without the carrier
+ *   compensation upstream uses for it. </li>
  * <li> {@code always}: every positional read and write goes through io_uring. </li>
  * <li> {@code never}: pread/pwrite, as upstream. </li>
  * </ul>
@@ -72,6 +75,18 @@ final class IoUringFileIO {
     private static final int NEVER = 0;
     private static final int AUTO = 1;
     private static final int ALWAYS = 2;
+
+    // Virtual-thread reads in auto mode keep, per file descriptor number (a
+    // hash: a collision or a reused number only costs a probe or a blocking
+    // pread), the count of consecutive RWF_NOWAIT probes that found the data
+    // in the page cache. At STREAK, reads use plain pread and probe one time in
+    // PROBE_MASK + 1; a probe that would block sets the count back to 0. The
+    // array is read and written without synchronization: a lost update only
+    // changes which of two correct paths a read takes.
+    private static final int HINT_SLOTS = 256;
+    private static final int STREAK = 16;
+    private static final int PROBE_MASK = 31;
+    private static final int[] HINTS = new int[HINT_SLOTS];
 
     private static final String MODE_NAME;
     private static final int MODE;
@@ -106,6 +121,25 @@ final class IoUringFileIO {
     }
 
     /**
+     * Reads at the given position from a file opened for direct I/O, as pread0.
+     */
+    static int preadDirect(FileDescriptor fd, long address, int len, long position)
+        throws IOException
+    {
+        if (MODE == ALWAYS || (MODE == AUTO && Thread.currentThread().isVirtual()))
+            return transfer(false, fd, address, len, position);
+        return UnixFileDispatcherImpl.pread0(fd, address, len, position);
+    }
+
+    /**
+     * Returns true if preadDirect parks the current thread, when it is a
+     * virtual thread, for the device, rather than holding its carrier.
+     */
+    static boolean preadDirectParks() {
+        return MODE != NEVER && Thread.currentThread().isVirtual() && Rings.ring() != null;
+    }
+
+    /**
      * Writes at the given position, as pwrite0.
      */
     static int pwrite(FileDescriptor fd, long address, int len, long position)
@@ -118,7 +152,8 @@ final class IoUringFileIO {
 
     /**
      * Returns the carrier of the current virtual thread if it is compensating
-     * for a blocking operation (Blocker.begin: O_DIRECT, O_SYNC/O_DSYNC), else null.
+     * for a blocking operation (Blocker.begin: an O_DIRECT or O_SYNC/O_DSYNC
+     * write, or an O_DIRECT read when preadDirect does not park), else null.
      */
     private static CarrierThread compensatingCarrier() {
         if (Thread.currentThread().isVirtual()
@@ -131,22 +166,31 @@ final class IoUringFileIO {
 
     /**
      * Read by a virtual thread in auto mode: what the page cache has without
-     * blocking, the rest through io_uring. Returns what pread would return: a
-     * short count only at end of file.
+     * blocking, the rest through io_uring; or plain pread while the file's
+     * data keeps being found in the page cache. Returns what pread would
+     * return: a short count only at end of file.
      */
     private static int preadVirtual(FileDescriptor fd, long address, int len, long position)
         throws IOException
     {
-        if (compensatingCarrier() != null) {
-            // O_DIRECT: RWF_NOWAIT would still wait for the device
-            return transfer(false, fd, address, len, position);
-        }
+        int slot = FD_ACCESS.get(fd) & (HINT_SLOTS - 1);
+        int hits = HINTS[slot];
+        if (hits >= STREAK && (ThreadLocalRandom.current().nextInt() & PROBE_MASK) != 0)
+            return UnixFileDispatcherImpl.pread0(fd, address, len, position);
+
         // as pread, which transfers at most MAX_RW_COUNT bytes
         if (len > MAX_RW_COUNT)
             len = MAX_RW_COUNT;
         int n = IoUring.preadNoWait0(fd, address, len, position);
-        if (n == len || n == IOStatus.EOF || n == IOStatus.INTERRUPTED)
+        if (n == len) {
+            if (hits < STREAK)
+                HINTS[slot] = hits + 1;
             return n;
+        }
+        if (n == IOStatus.EOF || n == IOStatus.INTERRUPTED)
+            return n;
+        if (hits != 0)
+            HINTS[slot] = 0;
         int total = 0;
         while (n > 0) {
             total += n;
