@@ -14,6 +14,7 @@
 #   make fault           fault injection needing root: kernel.io_uring_disabled at start, at run time
 #   make stress DURATION=10m [MODE=auto|always|never|all]   the stress harness (test/stress)
 #   make leak-check      fds, threads, native memory before/after ~1M mixed ops (always)
+#   make stress-selftest the stress harness must catch corruption it injects itself: PASS/FAIL
 #
 # BUILD_DIR (default ./build) may point outside the clone to keep a tree across clones.
 
@@ -41,12 +42,12 @@ CONFIGURE_ALL = $(CONFIGURE_FLAGS) --with-jtreg=$(JTREG_HOME) --with-jmh=$(DEPS_
 
 .PHONY: all jdk baseline deps upstream assemble assemble-baseline test test-upstream micro \
     compare fio check-patches refresh-patches check-windows check-bad-input fault stress \
-    leak-check clean help
+    leak-check stress-selftest clean help
 
 all: jdk
 
 help:
-	@sed -n '3,18p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,19p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@$(SCRIPTS)/deps.sh $(DEPS_DIR) $(DEBIAN_NEXT_SUITE) $(JMH_ARTIFACTS)
@@ -130,6 +131,10 @@ stress:
 
 leak-check:
 	@$(SCRIPTS)/stress.sh leak-check $(or $(JDK),$(BUILD_DIR)/jdk) $(STRESS_ARGS)
+
+# The harness against itself: a short run that injects corruption must fail and report each kind.
+stress-selftest:
+	@$(SCRIPTS)/stress.sh selftest $(or $(JDK),$(BUILD_DIR)/jdk) '$(or $(DURATION),15s)' '$(or $(MODE),auto)' $(STRESS_ARGS)
 
 clean:
 	rm -rf $(BUILD_DIR)

@@ -5,8 +5,12 @@
 #   stress.sh stress JDK DURATION MODE [ARGS]   MODE auto|always|never|all (all: one run each)
 #   stress.sh leak-check JDK [ARGS]             ~1M ops in `always` mode after a warm-up; checks
 #                                               fds, threads and NMT memory return to their level
+#   stress.sh selftest JDK DURATION MODE [ARGS] a short run with --inject-corruption: PASS only if
+#                                               the run fails (non-zero exit, result=FAIL) and
+#                                               reports every kind of injected corruption
 # ARGS go to the program (--platform=8 --virtual=256 --dir=/var/tmp --file-mib=64 ...).
-# Prints each run's SUMMARY (and LEAK-CHECK) line at the end; non-zero exit if any run failed.
+# Prints each run's SUMMARY (and LEAK-CHECK, SELFTEST) line at the end; non-zero exit if any run
+# failed (for selftest: if the self-test failed).
 set -uo pipefail
 
 what=$1 jdk=$2
@@ -18,14 +22,15 @@ java=$jdk/bin/java
 
 summaries=()
 status=0
+rc=0
 run() {
     local log
     log=$(mktemp)
     echo "+ $java $*"
     "$java" "$@" 2>&1 | tee "$log"
-    local rc=${PIPESTATUS[0]}
+    rc=${PIPESTATUS[0]}
     [ "$rc" -eq 0 ] || status=1
-    while IFS= read -r line; do summaries+=("$line"); done < <(grep -E '^(SUMMARY|LEAK-CHECK) ' "$log")
+    while IFS= read -r line; do summaries+=("$line"); done < <(grep -E '^(SUMMARY|LEAK-CHECK|SELFTEST) ' "$log")
     grep -qE '^(SUMMARY|LEAK-CHECK) ' "$log" || summaries+=("(no summary: exit status $rc)")
     rm -f "$log"
 }
@@ -44,8 +49,28 @@ case $what in
         run -Xmx1g -XX:NativeMemoryTracking=summary -Djdk.nio.file.ioUring=always \
             -Djdk.nio.file.ioUring.debug=true "$prog" --leak-check "$@"
         ;;
+    selftest)
+        duration=${1:-15s} mode=${2:-auto}
+        shift 2
+        run -Xmx1g -Djdk.nio.file.ioUring=$mode -Djdk.nio.file.ioUring.debug=true \
+            "$prog" --duration="$duration" --file-mib=16 --inject-corruption "$@"
+        # the harness must fail the run, and say that each injected kind was caught
+        why=()
+        [ "$rc" -ne 0 ] || why+=("the harness exited with status 0")
+        printf '%s\n' "${summaries[@]}" | grep -qE '^SUMMARY .* result=FAIL$' ||
+            why+=("no SUMMARY line with result=FAIL")
+        printf '%s\n' "${summaries[@]}" | grep -qE '^SELFTEST .* result=PASS$' ||
+            why+=("no SELFTEST line with result=PASS")
+        if [ ${#why[@]} -eq 0 ]; then
+            status=0
+            summaries+=("stress-selftest: PASS (every injected kind detected; the run failed with exit status $rc, as it must)")
+        else
+            status=1
+            summaries+=("stress-selftest: FAIL ($(printf '%s; ' "${why[@]}" | sed 's/; $//'))")
+        fi
+        ;;
     *)
-        echo "usage: stress.sh stress|leak-check JDK ..." >&2; exit 2 ;;
+        echo "usage: stress.sh stress|leak-check|selftest JDK ..." >&2; exit 2 ;;
 esac
 
 echo

@@ -28,6 +28,7 @@ import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.RandomAccessFile;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -56,6 +57,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
@@ -74,6 +76,7 @@ import javax.management.ObjectName;
  *   java -Djdk.nio.file.ioUring=always NioUringStress.java --duration=60s
  *   java -XX:NativeMemoryTracking=summary -Djdk.nio.file.ioUring=always \
  *        NioUringStress.java --leak-check
+ *   java NioUringStress.java --duration=10s --inject-corruption
  * </pre>
  *
  * File data: every block of {@code unit} bytes holds its file id, block index,
@@ -95,6 +98,12 @@ import javax.management.ObjectName;
  * data, short skips, a thread that makes no progress for two minutes, and (in
  * the leak check) fds, threads or NMT memory that do not return to their
  * level after a warm-up.
+ *
+ * Self-test: with --inject-corruption the run also corrupts data behind the
+ * harness's back, as a bug in the code under test would (see Injector), and
+ * prints a SELFTEST line saying whether every kind of injected corruption was
+ * reported by the check that guards against it. Such a run ends in FAIL, as
+ * it must; the SELFTEST line is the verdict on the harness.
  */
 public class NioUringStress {
 
@@ -136,6 +145,7 @@ public class NioUringStress {
     static long warmupOps = 100_000;
     static long nmtBoundKB = 1024;
     static int stallSeconds = 120;
+    static Injector inject;             // null unless --inject-corruption
 
     static final String MODE = System.getProperty("jdk.nio.file.ioUring", "auto");
 
@@ -449,13 +459,23 @@ public class NioUringStress {
                 return;
             }
             reads.increment();
+            int flipped = -1;   // self-test: the block whose buffer copy was changed after the read
+            if (inject != null && inject.claim(Injected.READ_BUFFER)) {
+                flipped = r.nextInt(count);
+                int p = start + flipped * f.unit + r.nextInt(f.unit);
+                b.put(p, (byte) (b.get(p) ^ (1 + r.nextInt(255))));
+            }
             for (int i = 0; i < count; i++) {
                 int block = first + i;
                 long g = checkBlock(b, start + i * f.unit, f, block, bufs.crc);
                 if (g != f.gen[block]) {
                     failure(corruptions, "read " + f.describe() + " block " + block + ": expected generation "
                             + f.gen[block] + ", found " + describeBad(g) + " (op of " + count
-                            + " blocks at block " + first + ")", null);
+                            + " blocks at block " + first + ")"
+                            + (inject == null ? "" : inject.note(f, block, i == flipped ? Injected.READ_BUFFER : null,
+                                                                  "read")), null);
+                } else if (i == flipped) {
+                    inject.missed(Injected.READ_BUFFER, "read " + f.describe() + " block " + block);
                 }
             }
             bytesVerified.add(len);
@@ -473,6 +493,8 @@ public class NioUringStress {
                 writeFully(f.channel(), b, pos);
                 for (int i = 0; i < count; i++)
                     f.gen[first + i] = g;
+                if (inject != null)
+                    inject.overwritten(f, first, count);
                 writes.increment();
                 return;
             } catch (IOException e) {
@@ -503,20 +525,35 @@ public class NioUringStress {
                 }
                 reads.increment();
                 bytesVerified.add(len);
+                int flipped = -1;   // self-test: the block whose buffer copy is changed
+                if (attempt == 0 && inject != null && inject.claim(Injected.READBACK_BUFFER))
+                    flipped = r.nextInt(count);
                 for (int i = 0; i < count; i++) {
                     int block = first + i;
                     long found = checkBlock(rb, rstart + i * f.unit, f, block, bufs.crc);
+                    long real = found;
+                    if (i == flipped) {
+                        // what was really read stays the model for the next attempt
+                        int p = rstart + i * f.unit + r.nextInt(f.unit);
+                        rb.put(p, (byte) (rb.get(p) ^ (1 + r.nextInt(255))));
+                        found = checkBlock(rb, rstart + i * f.unit, f, block, bufs.crc);
+                    }
                     if (found == attempted) {
                         if (attempt == 0) uncertainNew.increment();
+                        if (i == flipped)
+                            inject.missed(Injected.READBACK_BUFFER, "read-back of " + f.describe() + " block " + block);
                     } else if (found == known[i]) {
                         if (attempt == 0) uncertainOld.increment();
+                        if (i == flipped)
+                            inject.missed(Injected.READBACK_BUFFER, "read-back of " + f.describe() + " block " + block);
                     } else {
                         failure(corruptions, "after failed write to " + f.describe() + " block " + block
                                 + ": expected generation " + known[i] + " or " + attempted + ", found "
                                 + describeBad(found) + " (op of " + count + " blocks at block " + first
-                                + ")", null);
+                                + ")" + (inject == null ? "" : inject.note(f, block,
+                                        i == flipped ? Injected.READBACK_BUFFER : null, "readback")), null);
                     }
-                    known[i] = found;
+                    known[i] = real;
                 }
 
                 attempted = f.nextGen.getAndIncrement();
@@ -528,6 +565,8 @@ public class NioUringStress {
                     writeFully(f.channel(), wb, pos);
                     for (int i = 0; i < count; i++)
                         f.gen[first + i] = attempted;
+                    if (inject != null)
+                        inject.overwritten(f, first, count);
                     writes.increment();
                     return;
                 } catch (IOException e) {
@@ -583,8 +622,8 @@ public class NioUringStress {
                         long g = checkBlock(b, k * f.unit, f, block + k, crc);
                         if (g != f.gen[block + k]) {
                             failure(corruptions, "final check of " + f.describe() + " block " + (block + k)
-                                    + ": expected generation " + f.gen[block + k] + ", found "
-                                    + describeBad(g), null);
+                                    + ": expected generation " + f.gen[block + k] + ", found " + describeBad(g)
+                                    + (inject == null ? "" : inject.note(f, block + k, null, "final")), null);
                         }
                     }
                     verified += MIB;
@@ -747,37 +786,60 @@ public class NioUringStress {
                 long s = in.skip(n);
                 skips.increment();
                 long want = Math.max(n, 0);
+                // self-test: expect one byte more than skip may return
+                boolean miscounted = inject != null && inject.claim(Injected.SKIP_COUNT);
+                if (miscounted)
+                    want++;
                 if (s != want) {
                     failure(otherFailures, kind.label + ": skip(" + n + ") at offset " + off
-                            + " returned " + s, null);
+                            + " returned " + s + (want != n ? ", expected " + want : "")
+                            + (miscounted ? inject.note(Injected.SKIP_COUNT, kind.label) : ""),
+                            null);
                     return;
                 }
+                if (miscounted)
+                    inject.missed(Injected.SKIP_COUNT, kind.label + ": skip(" + n + ") returned " + s);
                 off += s;
                 bytesSkipped.add(s);
+                // self-test, once the bytes after the skip are in hand: move the
+                // expected offset, as if skip had discarded more than it said
+                boolean shifted;
                 if (r.nextInt(4) == 0) {
                     int k = in.read(chunk, 0, 1 + r.nextInt(chunk.length));
                     if (k <= 0) {
                         failure(otherFailures, kind.label + ": read returned " + k + " at offset " + off, null);
                         return;
                     }
+                    shifted = inject != null && inject.claim(Injected.SKIP_CHUNK);
+                    if (shifted)
+                        off = Injector.shift(off);
                     for (int i = 0; i < k; i++) {
                         if ((chunk[i] & 0xff) != seq(off + i)) {
                             failure(corruptions, kind.label + ": wrong byte at offset " + (off + i)
-                                    + " after skip(" + n + ")", null);
+                                    + " after skip(" + n + ")"
+                                    + (shifted ? inject.note(Injected.SKIP_CHUNK, kind.label) : ""), null);
                             return;
                         }
                     }
                     off += k;
                     bytesVerified.add(k);
+                    if (shifted)
+                        inject.missed(Injected.SKIP_CHUNK, kind.label + ": " + k + " bytes after skip(" + n + ")");
                 } else {
                     int b = in.read();
+                    shifted = b >= 0 && inject != null && inject.claim(Injected.SKIP_BYTE);
+                    if (shifted)
+                        off = Injector.shift(off);
                     if (b != seq(off)) {
                         failure(corruptions, kind.label + ": byte at offset " + off + " after skip(" + n
-                                + ") is " + b + ", expected " + seq(off), null);
+                                + ") is " + b + ", expected " + seq(off)
+                                + (shifted ? inject.note(Injected.SKIP_BYTE, kind.label) : ""), null);
                         return;
                     }
                     off++;
                     bytesVerified.add(1);
+                    if (shifted)
+                        inject.missed(Injected.SKIP_BYTE, kind.label + ": byte after skip(" + n + ")");
                 }
                 streamReads.increment();
                 ph.progress[slot] = System.nanoTime();
@@ -1002,6 +1064,303 @@ public class NioUringStress {
         Runtime.getRuntime().halt(2);
     }
 
+    // -- corruption self-test --
+
+    /** The kinds of corruption --inject-corruption makes, each guarded by one check. */
+    enum Injected {
+        DISK_BYTES("disk-bytes", true, "one to four bytes of a block changed on disk"),
+        DISK_STALE("disk-stale", true, "an intact block of another generation on disk (lost or phantom write)"),
+        DISK_MISPLACED("disk-misplaced", true, "an intact copy of the next block on disk (write at a wrong offset)"),
+        READ_BUFFER("read-buffer", false, "a byte of a block changed in the buffer after a worker's read"),
+        READBACK_BUFFER("readback-buffer", false, "the same after the read-back that follows a failed write"),
+        SKIP_COUNT("skip-count", false, "the count expected from a skip one too high"),
+        SKIP_BYTE("skip-byte", false, "the offset expected after a skip 1-2 bytes ahead, checked by a one-byte read"),
+        SKIP_CHUNK("skip-chunk", false, "the same, checked by a read of up to 8 KiB");
+
+        final String label;
+        final boolean onDisk;
+        final String what;
+
+        Injected(String label, boolean onDisk, String what) {
+            this.label = label;
+            this.onDisk = onDisk;
+            this.what = what;
+        }
+    }
+
+    /**
+     * Corrupts data behind the harness's back and keeps the books on it.
+     *
+     * Disk kinds: a thread writes to a random block of a test file through its
+     * own RandomAccessFile (not FileChannel), holding the block's region lock
+     * so that no worker sees the block half changed; it does so a few times
+     * during the run and once more per kind after the workers have stopped,
+     * before the final check. A damaged block must be reported by whichever
+     * check reads it first (a worker's read, the read-back after a failed
+     * write, the final check), unless a successful write covers it before any
+     * read does (counted as overwritten). One still unreported after the final
+     * check, which reads every block, was missed.
+     *
+     * The other kinds are armed a few times each; the next worker read,
+     * read-back or skip reader to claim one changes a byte of its buffer after
+     * the read (the model keeps what was really read), or the count or offset
+     * it expects after a skip. The check that follows must fail there; if it
+     * passes, the injection was missed.
+     *
+     * A failure caused by an injection is marked "[injected: kind]" in the
+     * failure log; any other failure is a real one (or an injection that spilt
+     * over), which also fails the self-test.
+     */
+    static final class Injector {
+        static final int ROUNDS = 3;
+
+        private final int kinds = Injected.values().length;
+        private final AtomicInteger[] armed = new AtomicInteger[kinds];
+        private final LongAdder[] injected = new LongAdder[kinds];
+        private final LongAdder[] detected = new LongAdder[kinds];
+        private final LongAdder[] overwritten = new LongAdder[kinds];
+        private final LongAdder[] missed = new LongAdder[kinds];
+        private final Map<String, LongAdder> where = new ConcurrentHashMap<>();
+        private final LongAdder explained = new LongAdder();
+        private final List<String> missLog = new CopyOnWriteArrayList<>();
+
+        /** A block damaged on disk; seen counts the failures reported for it. */
+        record Damage(Injected kind, AtomicInteger seen) { }
+        private final Map<Long, Damage> damaged = new ConcurrentHashMap<>();
+
+        private volatile boolean stopped;
+        private Thread thread;
+
+        Injector() {
+            for (int i = 0; i < kinds; i++) {
+                armed[i] = new AtomicInteger();
+                injected[i] = new LongAdder();
+                detected[i] = new LongAdder();
+                overwritten[i] = new LongAdder();
+                missed[i] = new LongAdder();
+            }
+        }
+
+        static long key(TestFile f, int block) {
+            return ((long) f.id << 32) | block;
+        }
+
+        /** The expected stream offset moved past off to a byte that differs from the one at off. */
+        static long shift(long off) {
+            int d = 1;
+            while (seq(off + d) == seq(off))
+                d++;
+            return off + d;
+        }
+
+        /** Takes one armed injection of the given kind, if there is one. */
+        boolean claim(Injected k) {
+            AtomicInteger a = armed[k.ordinal()];
+            for (int v = a.get(); v > 0; v = a.get()) {
+                if (a.compareAndSet(v, v - 1)) {
+                    injected[k.ordinal()].increment();
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private void detected(Injected k, String site) {
+            detected[k.ordinal()].increment();
+            where.computeIfAbsent(k.label + " " + site, s -> new LongAdder()).increment();
+        }
+
+        /** Records that the check guarding a claimed injection failed; returns the failure's mark. */
+        String note(Injected k, String site) {
+            detected(k, site);
+            explained.increment();
+            return " [injected: " + k.label + "]";
+        }
+
+        /**
+         * Accounts for a failed block check at the given site: the block's
+         * buffer copy was changed (flipped: the kind, else null), or the block
+         * is damaged on disk. Returns the failure's mark, empty if no injection
+         * explains it.
+         */
+        String note(TestFile f, int block, Injected flipped, String site) {
+            String labels = "";
+            if (flipped != null) {
+                detected(flipped, site);
+                labels = flipped.label;
+            }
+            Damage d = damaged.get(key(f, block));
+            if (d != null) {
+                if (d.seen().getAndIncrement() == 0)
+                    detected(d.kind(), site);
+                labels += (labels.isEmpty() ? "" : "+") + d.kind().label;
+            }
+            if (labels.isEmpty())
+                return "";
+            explained.increment();
+            return " [injected: " + labels + "]";
+        }
+
+        /** Records that the check guarding a claimed injection passed. */
+        void missed(Injected k, String what) {
+            missed[k.ordinal()].increment();
+            missLog.add(k.label + ": " + what);
+            System.err.println("INJECTION MISSED: " + k.label + ": " + what);
+        }
+
+        /** A successful write (region write lock held) replaced these blocks. */
+        void overwritten(TestFile f, int first, int count) {
+            if (damaged.isEmpty())
+                return;
+            for (int i = 0; i < count; i++) {
+                Damage d = damaged.remove(key(f, first + i));
+                if (d != null && d.seen().get() == 0)
+                    overwritten[d.kind().ordinal()].increment();
+            }
+        }
+
+        /** Damages a random block of a random file on disk, under its region lock. */
+        void damage(TestFile[] files, Injected kind, ThreadLocalRandom r) throws IOException {
+            TestFile f = null;
+            int block = -1;
+            for (int attempt = 0; f == null; attempt++) {
+                if (attempt == 1000)
+                    throw new IOException("no block to damage for " + kind.label);
+                TestFile c = files[r.nextInt(files.length)];
+                int b = r.nextInt(c.blocks);
+                // the next block (b ^ 1) must lie in the same region
+                if ((kind != Injected.DISK_MISPLACED || c.unit < REGION) && !damaged.containsKey(key(c, b))) {
+                    f = c;
+                    block = b;
+                }
+            }
+            long pos = (long) block * f.unit;
+            ReentrantReadWriteLock lock = f.locks[block / (REGION / f.unit)];
+            lock.writeLock().lock();
+            try (RandomAccessFile raf = new RandomAccessFile(f.path.toFile(), "rw")) {
+                ByteBuffer b = ByteBuffer.allocate(f.unit);
+                switch (kind) {
+                    case DISK_BYTES -> {
+                        // a burst of at most 32 bits, which CRC32C always detects
+                        int n = 1 + r.nextInt(4);
+                        int p = r.nextInt(f.unit - n + 1);
+                        byte[] bytes = new byte[n];
+                        raf.seek(pos + p);
+                        raf.readFully(bytes);
+                        for (int i = 0; i < n; i++)
+                            bytes[i] ^= (byte) (1 + r.nextInt(255));
+                        b = ByteBuffer.wrap(bytes);
+                        pos += p;
+                    }
+                    case DISK_STALE -> {
+                        long g = f.gen[block];
+                        fillBlock(b, 0, f, block, (g > 0) ? 0 : f.nextGen.getAndIncrement(), new CRC32C());
+                    }
+                    case DISK_MISPLACED -> {
+                        int next = block ^ 1;
+                        fillBlock(b, 0, f, next, f.gen[next], new CRC32C());
+                    }
+                    default -> throw new IllegalArgumentException(kind.label);
+                }
+                raf.seek(pos);
+                raf.write(b.array());
+                damaged.put(key(f, block), new Damage(kind, new AtomicInteger()));
+                injected[kind.ordinal()].increment();
+            } finally {
+                lock.writeLock().unlock();
+            }
+        }
+
+        private void damageOrFail(TestFile[] files, Injected kind, ThreadLocalRandom r) {
+            try {
+                damage(files, kind, r);
+            } catch (IOException e) {
+                failure(otherFailures, "cannot inject " + kind.label + ": " + e, e);
+            }
+        }
+
+        /** Starts the thread that injects ROUNDS times, spread over the first part of the run. */
+        void start(TestFile[] files, long millis) {
+            long step = millis / (ROUNDS + 2);
+            thread = Thread.ofPlatform().name("injector").start(() -> {
+                ThreadLocalRandom r = ThreadLocalRandom.current();
+                for (int round = 1; round <= ROUNDS; round++) {
+                    try {
+                        Thread.sleep(step);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    if (stopped)
+                        return;
+                    for (Injected k : Injected.values()) {
+                        if (k.onDisk)
+                            damageOrFail(files, k, r);
+                        else
+                            armed[k.ordinal()].incrementAndGet();
+                    }
+                }
+            });
+        }
+
+        /** Stops the thread, then damages one more block per disk kind for the final check. */
+        void finish(TestFile[] files) {
+            stopped = true;
+            thread.interrupt();
+            if (!joinQuietly(thread, 60_000))
+                failure(otherFailures, "injector does not finish", null);
+            for (Injected k : Injected.values()) {
+                if (k.onDisk)
+                    damageOrFail(files, k, ThreadLocalRandom.current());
+            }
+        }
+
+        /**
+         * After the final check: prints what was injected and what caught it,
+         * then the SELFTEST line. The harness itself must have said FAIL.
+         */
+        boolean report(boolean harnessPassed) {
+            for (Damage d : damaged.values()) {
+                if (d.seen().get() == 0)
+                    missed(d.kind(), "damaged block never reported");
+            }
+            System.out.println("corruption self-test: injected behind the harness's back, and what caught it");
+            List<String> problems = new ArrayList<>();
+            StringBuilder counts = new StringBuilder();
+            for (Injected k : Injected.values()) {
+                int i = k.ordinal();
+                StringBuilder sites = new StringBuilder();
+                new TreeMap<>(where).forEach((w, n) -> {
+                    if (w.startsWith(k.label + " "))
+                        sites.append(sites.isEmpty() ? "" : " ").append(w.substring(k.label.length() + 1))
+                             .append('=').append(n.sum());
+                });
+                System.out.printf("  %-15s injected=%d detected=%d (%s) overwritten-first=%d missed=%d: %s%n",
+                        k.label, injected[i].sum(), detected[i].sum(), sites, overwritten[i].sum(),
+                        missed[i].sum(), k.what);
+                counts.append(counts.isEmpty() ? "" : ",").append(k.label).append(':')
+                      .append(detected[i].sum()).append('/').append(injected[i].sum());
+                if (injected[i].sum() == 0)
+                    problems.add(k.label + " never injected");
+                else if (detected[i].sum() == 0)
+                    problems.add(k.label + " not detected");
+                if (missed[i].sum() > 0)
+                    problems.add(k.label + " missed " + missed[i].sum() + " time(s)");
+            }
+            missLog.forEach(s -> System.out.println("    missed " + s));
+            long failures = corruptions.get() + unexpected.get() + otherFailures.get();
+            long unexplained = failures - explained.sum();
+            if (unexplained != 0)
+                problems.add(unexplained + " failure(s) not caused by an injection");
+            if (harnessPassed)
+                problems.add("the harness reported PASS");
+            boolean ok = problems.isEmpty();
+            System.out.printf("SELFTEST detected/injected=%s failures=%d explained=%d harness=%s result=%s%n",
+                    counts, failures, explained.sum(), harnessPassed ? "PASS" : "FAIL",
+                    ok ? "PASS" : "FAIL(" + String.join("; ", problems) + ")");
+            return ok;
+        }
+    }
+
     // -- process figures --
 
     static String status(String key) {
@@ -1105,11 +1464,14 @@ public class NioUringStress {
                 case "--warmup-ops" -> warmupOps = Long.parseLong(v);
                 case "--nmt-bound-kb" -> nmtBoundKB = Long.parseLong(v);
                 case "--stall-seconds" -> stallSeconds = Integer.parseInt(v);
+                case "--inject-corruption" -> inject = new Injector();
                 default -> throw new IllegalArgumentException("unknown option " + a);
             }
         }
         if (fileCount < 1 || platformWorkers + virtualWorkers < 1 || fileSize % MIB != 0)
             throw new IllegalArgumentException("bad configuration");
+        if (inject != null && leakCheck)
+            throw new IllegalArgumentException("--inject-corruption is for a timed run, not the leak check");
     }
 
     static long startNanos;
@@ -1144,11 +1506,11 @@ public class NioUringStress {
 
     static int run(Path dir) throws Exception {
         System.out.printf("nio-uring stress: java %s, jdk.nio.file.ioUring=%s, %s, %d platform + %d virtual"
-                + " file workers, %d+%d skip readers per stream kind, %d chaos threads, %d files of %d MiB in %s%n",
+                + " file workers, %d+%d skip readers per stream kind, %d chaos threads, %d files of %d MiB in %s%s%n",
                 System.getProperty("java.runtime.version"), MODE,
                 leakCheck ? "leak check of " + leakOps + " ops" : "duration " + durationMillis / 1000 + " s",
                 platformWorkers, virtualWorkers, skipPlatform, skipVirtual, chaosThreads, fileCount,
-                fileSize / MIB, dir);
+                fileSize / MIB, dir, inject != null ? ", injecting corruption (self-test)" : "");
         TestFile[] files = createFiles(dir);
         for (TestFile f : files)
             System.out.println("  " + f.describe());
@@ -1162,13 +1524,19 @@ public class NioUringStress {
 
         if (!leakCheck) {
             long t0 = System.nanoTime();
+            if (inject != null)
+                inject.start(files, durationMillis);
             runPhase(files, fifos, durationMillis, Long.MAX_VALUE);
             long elapsed = System.nanoTime() - t0;
             long opsDone = ops();
+            if (inject != null)
+                inject.finish(files);
             verifyFiles(files);
             printDetails();
             boolean ok = corruptions.get() == 0 && unexpected.get() == 0 && otherFailures.get() == 0;
             summary(elapsed, ok ? "PASS" : "FAIL");
+            if (inject != null)
+                inject.report(ok);
             return ok ? 0 : 1;
         }
 
