@@ -589,35 +589,43 @@ public class NioUringStress {
                 default -> new TestFile(i, p, Math.max(4096, align), false, true, align);
             };
             files[i] = f;
-            // generation 0 of every block, written without DSYNC/DIRECT
+            // generation 0 of every block, written without DSYNC/DIRECT and
+            // through RandomAccessFile's write(2), not the positional path
+            // under test, so that an offset bug there cannot cancel out
             CRC32C crc = new CRC32C();
-            ByteBuffer b = ByteBuffer.allocateDirect((int) MIB);
-            try (FileChannel fc = FileChannel.open(p, StandardOpenOption.CREATE_NEW,
-                                                   StandardOpenOption.WRITE)) {
+            byte[] a = new byte[(int) MIB];
+            ByteBuffer b = ByteBuffer.wrap(a);
+            Files.createFile(p);
+            try (RandomAccessFile raf = new RandomAccessFile(p.toFile(), "rw")) {
                 int perChunk = (int) (MIB / f.unit);
                 for (int block = 0; block < f.blocks; block += perChunk) {
-                    b.clear();
                     for (int k = 0; k < perChunk; k++)
                         fillBlock(b, k * f.unit, f, block + k, 0, crc);
-                    writeFully(fc, b, (long) block * f.unit);
+                    raf.seek((long) block * f.unit);
+                    raf.write(a);
                 }
-                fc.force(true);
+                raf.getFD().sync();
             }
         }
         return files;
     }
 
-    /** Reads every block of every file and checks its committed generation. */
+    /**
+     * Reads every block of every file and checks its committed generation.
+     * The reads go through RandomAccessFile's read(2), not the positional
+     * path under test.
+     */
     static long verifyFiles(TestFile[] files) throws IOException {
         long verified = 0;
         CRC32C crc = new CRC32C();
-        ByteBuffer b = ByteBuffer.allocateDirect((int) MIB + 65536).alignedSlice(65536).limit((int) MIB);
+        byte[] a = new byte[(int) MIB];
+        ByteBuffer b = ByteBuffer.wrap(a);
         for (TestFile f : files) {
-            try (FileChannel fc = FileChannel.open(f.path, f.options())) {
+            try (RandomAccessFile raf = new RandomAccessFile(f.path.toFile(), "r")) {
                 int perChunk = (int) (MIB / f.unit);
                 for (int block = 0; block < f.blocks; block += perChunk) {
-                    b.clear();
-                    readFully(fc, b, (long) block * f.unit);
+                    raf.seek((long) block * f.unit);
+                    raf.readFully(a);
                     for (int k = 0; k < perChunk; k++) {
                         long g = checkBlock(b, k * f.unit, f, block + k, crc);
                         if (g != f.gen[block + k]) {
