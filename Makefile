@@ -7,13 +7,14 @@
 #   make micro           the JMH microbenchmarks (test/micro) with OpenJDK's microbenchmark build
 #   make compare BENCH=  the same benchmarks on baseline and patched JDK, side by side
 #   make fio             fio's io_uring figures for FileChannelUring's files (the device limit)
+#   make compare-reaper  the reaper thread against a Poller-driven virtual reaper (experiment)
 #   make check-patches   the series applies to pristine upstream with no fuzz or offset, DEP-3 ok
 #   make check-windows   syntax-check the Windows (MinGW) and non-Linux Unix native files
 #   make refresh-patches regenerate patches/ from edits in build/src/patched
 #   make check-bad-input the bad-input cases on baseline and patched JDK (every mode), diffed
 #   make fault           fault injection needing root: kernel.io_uring_disabled at start, at run time
 #   make stress DURATION=10m [MODE=auto|always|never|all]   the stress harness (test/stress)
-#   make leak-check      fds, threads, native memory before/after ~1M mixed ops (always)
+#   make leak-check      fds, threads, native memory before/after ~1M mixed ops [MODE=always]
 #   make stress-selftest the stress harness must catch corruption it injects itself: PASS/FAIL
 #
 # BUILD_DIR (default ./build) may point outside the clone to keep a tree across clones.
@@ -41,13 +42,13 @@ export BUILD_DIR UPSTREAM_TARBALL UPSTREAM_DIR UPSTREAM_SHA256 UPSTREAM_TARBALL_
 CONFIGURE_ALL = $(CONFIGURE_FLAGS) --with-jtreg=$(JTREG_HOME) --with-jmh=$(DEPS_DIR)/jmh
 
 .PHONY: all jdk baseline deps upstream assemble assemble-baseline test test-upstream micro \
-    compare fio check-patches refresh-patches check-windows check-bad-input fault stress \
+    compare compare-reaper fio check-patches refresh-patches check-windows check-bad-input fault stress \
     leak-check stress-selftest clean help
 
 all: jdk
 
 help:
-	@sed -n '3,19p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,20p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@$(SCRIPTS)/deps.sh $(DEPS_DIR) $(DEBIAN_NEXT_SUITE) $(JMH_ARTIFACTS)
@@ -100,6 +101,12 @@ compare: micro baseline
 	    --jar $(BUILD_DIR)/benchmarks.jar --out $(BUILD_DIR)/compare \
 	    --bench '$(BENCH)' --forks '$(or $(FORKS),2)' --jmh '$(JMH_OPTIONS)'
 
+# Experiment: the platform reaper thread against a virtual reaper parked in the Poller, on the
+# patched JDK (make/experiments/poller-reaper.patch through --patch-module)
+compare-reaper: micro
+	@$(SCRIPTS)/reaper-experiment.sh $(BUILD_DIR)/jdk $(BUILD_DIR)/benchmarks.jar \
+	    $(BUILD_DIR)/compare-reaper '$(or $(BENCH),FileChannelUring)' '$(or $(FORKS),2)' '$(JMH_OPTIONS)'
+
 # fio's io_uring figures for FileChannelUring's files (the device limit beside the benchmark)
 fio:
 	@$(SCRIPTS)/fio.sh $(BUILD_DIR)/fio
@@ -130,7 +137,7 @@ stress:
 	@$(SCRIPTS)/stress.sh stress $(or $(JDK),$(BUILD_DIR)/jdk) '$(or $(DURATION),60s)' '$(or $(MODE),auto)' $(STRESS_ARGS)
 
 leak-check:
-	@$(SCRIPTS)/stress.sh leak-check $(or $(JDK),$(BUILD_DIR)/jdk) $(STRESS_ARGS)
+	@MODE='$(or $(MODE),always)' $(SCRIPTS)/stress.sh leak-check $(or $(JDK),$(BUILD_DIR)/jdk) $(STRESS_ARGS)
 
 # The harness against itself: a short run that injects corruption must fail and report each kind.
 stress-selftest:

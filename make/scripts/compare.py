@@ -94,6 +94,7 @@ def main():
     ap.add_argument("--bench", default="")
     ap.add_argument("--forks", type=int, default=2)
     ap.add_argument("--jmh", default="")
+    ap.add_argument("--host-java", help="java that runs the JMH driver (default: the patched JDK's)")
     ap.add_argument("--replot", help="redraw DIR/speedup.png from DIR/summary.json and stop")
     a = ap.parse_args()
     if a.replot:
@@ -109,9 +110,10 @@ def main():
     a.out = os.path.join(a.out, "".join(c if c.isalnum() or c in "._-=," else "_" for c in name)[:120])
     os.makedirs(a.out, exist_ok=True)
     jdks = [("baseline", os.path.realpath(a.baseline)), ("patched", os.path.realpath(a.patched))]
-    java = os.path.join(jdks[1][1], "bin", "java")
+    java = a.host_java or os.path.join(jdks[1][1], "bin", "java")
     raw = {"baseline": {}, "patched": {}}
     peak = {"baseline": {}, "patched": {}}
+    perfork = {"baseline": {}, "patched": {}}   # mean score of each fork, in fork order
     meta = {}
     for fork in range(1, a.forks + 1):
         for jdk in jdks:
@@ -127,6 +129,7 @@ def main():
                 # rawData: one list of iteration scores per fork
                 for forkdata in pm["rawData"]:
                     raw[jdk[0]].setdefault(k, []).extend(forkdata)
+                    perfork[jdk[0]].setdefault(k, []).append(statistics.mean(forkdata))
                 for name, sm in (r.get("secondaryMetrics") or {}).items():
                     sk = (k[0] + ":" + name, k[1])
                     meta.setdefault(sk, (r["mode"], sm["scoreUnit"]))
@@ -178,6 +181,13 @@ def main():
         row = {"benchmark": k[0], "params": dict(k[1]), "mode": mode,
                "unit": unit, "baseline": bm, "baseline_error": be,
                "patched": pmn, "patched_error": pe, "speedup": sp}
+        # fork i of each JDK ran back to back: their ratios show the spread between pairs
+        fb, fp = perfork["baseline"].get(k, []), perfork["patched"].get(k, [])
+        if len(fb) > 1 and len(fb) == len(fp):
+            ratios = [(p / b if mode == "thrpt" else b / p) if b and p else float("nan")
+                      for b, p in zip(fb, fp)]
+            emit("%-46s %s" % ("  speedup per fork pair", " ".join("%.2f" % r for r in ratios)))
+            row["pair_speedups"] = ratios
         bp, pp = peak["baseline"].get(k), peak["patched"].get(k)
         if bp or pp:
             # the benchmark's own maxima over all iterations and forks

@@ -46,7 +46,9 @@ case $what in
         done
         ;;
     leak-check)
-        run -Xmx1g -XX:NativeMemoryTracking=summary -Djdk.nio.file.ioUring=always \
+        # a pre-touched heap of fixed size, so that VmRSS growth is not the heap's
+        run -Xms1g -Xmx1g -XX:+AlwaysPreTouch -XX:NativeMemoryTracking=summary \
+            -Djdk.nio.file.ioUring=${MODE:-always} \
             -Djdk.nio.file.ioUring.debug=true "$prog" --leak-check "$@"
         ;;
     selftest)

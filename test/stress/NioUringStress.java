@@ -1017,13 +1017,25 @@ public class NioUringStress {
      * Runs until the deadline or op count, watching for threads that make no
      * progress; stops everything and closes the file channels.
      */
+    // RssAnon+RssFile at each tenth of the leak check's measured phase
+    static String kB(String key) {
+        return status(key).replace(" kB", "");
+    }
+
+    static final List<String> rssTrace = new ArrayList<>();
+
     static void runPhase(TestFile[] files, Path[] fifos, long millis, long opLimit) throws Exception {
         long startOps = ops();
         Phase ph = startPhase(files, fifos);
         long start = System.currentTimeMillis();
+        long nextTrace = opLimit / 10;
         while (System.currentTimeMillis() - start < millis && ops() - startOps < opLimit) {
             Thread.sleep(100);
             sampleThreads();
+            if (opLimit != Long.MAX_VALUE && ops() - startOps >= nextTrace) {
+                rssTrace.add((ops() - startOps) / 1000 + "k:" + kB("RssAnon") + "+" + kB("RssFile"));
+                nextTrace += opLimit / 10;
+            }
             long stale = System.nanoTime() - stallSeconds * 1_000_000_000L;
             for (int i = 0; i < ph.progress.length; i++) {
                 if (ph.progress[i] - stale < 0) {
@@ -1421,8 +1433,8 @@ public class NioUringStress {
         return m;
     }
 
-    record Snapshot(long fds, int osThreads, int javaThreads, String rss, Map<String, Long> nmt,
-                    List<String> threadNames) { }
+    record Snapshot(long fds, int osThreads, int javaThreads, String rss, String rssAnon,
+                    Map<String, Long> nmt, List<String> threadNames) { }
 
     static Snapshot snapshot() throws Exception {
         // Idle carrier threads of the virtual thread scheduler end after 30 s; each
@@ -1437,7 +1449,8 @@ public class NioUringStress {
         }
         var all = Thread.getAllStackTraces().keySet();
         List<String> names = all.stream().map(Thread::getName).sorted().toList();
-        return new Snapshot(fdCount(), osThreads(), all.size(), status("VmRSS"), nmt(), names);
+        return new Snapshot(fdCount(), osThreads(), all.size(), status("VmRSS"), status("RssAnon"),
+                            nmt(), names);
     }
 
     // -- main --
@@ -1555,6 +1568,7 @@ public class NioUringStress {
         snapshot();
         Snapshot before = snapshot();
         long opsBefore = ops();
+        rssTrace.clear();
         runPhase(files, fifos, Long.MAX_VALUE, leakOps);
         long opsRun = ops() - opsBefore;
         Snapshot after = snapshot();
@@ -1578,6 +1592,8 @@ public class NioUringStress {
             System.out.println("    new: " + added + " gone: " + gone);
         }
         System.out.printf("  VmRSS          before=%s after=%s%n", before.rss(), after.rss());
+        System.out.println("  RssAnon+RssFile (kB) during the run, by ops: " + String.join(" ", rssTrace));
+        System.out.printf("  RssAnon        before=%s after=%s%n", before.rssAnon(), after.rssAnon());
         boolean nmtOn = !before.nmt().isEmpty();
         long growth = 0;
         Map<String, String> nmtFigures = new LinkedHashMap<>();
@@ -1634,10 +1650,11 @@ public class NioUringStress {
         long total = ops();
         long exc = exceptions.values().stream().mapToLong(LongAdder::sum).sum();
         System.out.printf("SUMMARY mode=%s%s duration=%.0fs ops=%d ops/s=%.0f verified=%.1fGiB skipped=%.1fGiB"
-                + " corruptions=%d unexpected=%d exceptions=%d interrupts=%d closes=%d peakThreads=%d result=%s%n",
+                + " corruptions=%d unexpected=%d otherFailures=%d exceptions=%d interrupts=%d closes=%d"
+                + " peakThreads=%d result=%s%n",
                 MODE, leakCheck ? "(leak-check)" : "", secs, total, total / secs,
                 bytesVerified.sum() / (double) (1 << 30), bytesSkipped.sum() / (double) (1 << 30),
-                corruptions.get(), unexpected.get(), exc, interrupts.sum(),
+                corruptions.get(), unexpected.get(), otherFailures.get(), exc, interrupts.sum(),
                 fileCloses.sum() + streamCloses.sum(), peakThreads, result);
     }
 }
