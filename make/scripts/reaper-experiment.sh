@@ -31,7 +31,7 @@ cp "$root/$rel/IoUring.java" "$work/src/$rel/"
 (cd "$work/src" && patch -s -p1 < "$root/make/experiments/poller-reaper.patch")
 java_file=$work/src/$rel/IoUring.java
 sed -i "s/@RING_FD_OFFSET@/$offset/" "$java_file"
-"$jdk/bin/javac" --patch-module java.base="$work/src/src/java.base/linux/classes" \
+"$jdk/bin/javac" --patch-module java.base="$work/src/${rel%/sun/nio/ch}" \
     -d "$work/classes" "$java_file"
 
 cat > "$work/jdk/bin/java" <<SH

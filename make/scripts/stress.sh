@@ -3,8 +3,9 @@
 # random positional FileChannel reads and writes with per-block checksums, skip on pipes, FIFOs
 # and sockets, interrupts and asynchronous closes, on platform and virtual threads.
 #   stress.sh stress JDK DURATION MODE [ARGS]   MODE auto|always|never|all (all: one run each)
-#   stress.sh leak-check JDK [ARGS]             ~1M ops in `always` mode after a warm-up; checks
-#                                               fds, threads and NMT memory return to their level
+#   stress.sh leak-check JDK [ARGS]             ~1M ops after a warm-up (mode: $MODE, default
+#                                               always); checks fds, threads and NMT memory return
+#                                               to their level, and traces RSS
 #   stress.sh selftest JDK DURATION MODE [ARGS] a short run with --inject-corruption: PASS only if
 #                                               the run fails (non-zero exit, result=FAIL) and
 #                                               reports every kind of injected corruption

@@ -1013,17 +1013,17 @@ public class NioUringStress {
         }
     }
 
-    /**
-     * Runs until the deadline or op count, watching for threads that make no
-     * progress; stops everything and closes the file channels.
-     */
     // RssAnon+RssFile at each tenth of the leak check's measured phase
+    static final List<String> rssTrace = new ArrayList<>();
+
     static String kB(String key) {
         return status(key).replace(" kB", "");
     }
 
-    static final List<String> rssTrace = new ArrayList<>();
-
+    /**
+     * Runs until the deadline or op count, watching for threads that make no
+     * progress; stops everything and closes the file channels.
+     */
     static void runPhase(TestFile[] files, Path[] fifos, long millis, long opLimit) throws Exception {
         long startOps = ops();
         Phase ph = startPhase(files, fifos);

@@ -116,37 +116,35 @@ public class IoUringPinned {
      * on a scheduler with one carrier and no spares.
      */
     static void run(Path file, int align, byte[] reference, boolean direct) throws Exception {
-        var opts = direct ? List.of(READ, WRITE, ExtendedOpenOption.DIRECT)
-                          : List.of(READ, WRITE);
+        OpenOption[] opts = direct ? new OpenOption[] { READ, WRITE, ExtendedOpenOption.DIRECT }
+                                   : new OpenOption[] { READ, WRITE };
         AtomicReference<Throwable> failure = new AtomicReference<>();
-        FileChannel fc = FileChannel.open(file, opts.toArray(new OpenOption[0]));
-        {
-            List<Thread> threads = new ArrayList<>();
-            for (int t = 0; t < THREADS; t++) {
-                long seed = RAND.nextLong();
-                int lane = t;
-                threads.add(Thread.ofVirtual().start(() -> {
-                    Continuation.pin();
-                    try {
-                        ops(fc, align, reference, lane, new Random(seed));
-                    } catch (Throwable e) {
-                        failure.compareAndSet(null, e);
-                    } finally {
-                        Continuation.unpin();
-                    }
-                }));
-            }
-            long deadline = System.nanoTime() + 60_000_000_000L;
-            for (Thread t : threads) {
-                t.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
-                if (t.isAlive()) {
-                    System.err.println(t);
-                    for (StackTraceElement e : t.getStackTrace())
-                        System.err.println("    at " + e);
-                    // not closed: close would wait for the operation in flight
-                    throw new RuntimeException("pinned virtual thread does not finish"
-                                               + (direct ? " (O_DIRECT)" : ""));
+        FileChannel fc = FileChannel.open(file, opts);
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < THREADS; t++) {
+            long seed = RAND.nextLong();
+            int lane = t;
+            threads.add(Thread.ofVirtual().start(() -> {
+                Continuation.pin();
+                try {
+                    ops(fc, align, reference, lane, new Random(seed));
+                } catch (Throwable e) {
+                    failure.compareAndSet(null, e);
+                } finally {
+                    Continuation.unpin();
                 }
+            }));
+        }
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        for (Thread t : threads) {
+            t.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+            if (t.isAlive()) {
+                System.err.println(t);
+                for (StackTraceElement e : t.getStackTrace())
+                    System.err.println("    at " + e);
+                // not closed: close would wait for the operation in flight
+                throw new RuntimeException("pinned virtual thread does not finish"
+                                           + (direct ? " (O_DIRECT)" : ""));
             }
         }
         fc.close();
