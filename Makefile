@@ -7,6 +7,7 @@
 #   make micro           the JMH microbenchmarks (test/micro) with OpenJDK's microbenchmark build
 #   make compare BENCH=  the same benchmarks on baseline and patched JDK, side by side
 #   make fio             fio's io_uring figures for FileChannelUring's files (the device limit)
+#   make ramdisk[-down]  ext4 on a RAM-backed loop device at build/ramdisk (root): writes, no noise
 #   make compare-reaper  the reaper thread against a Poller-driven virtual reaper (experiment)
 #   make check-patches   the series applies to pristine upstream with no fuzz or offset, DEP-3 ok
 #   make check-windows   syntax-check the Windows (MinGW) and non-Linux Unix native files
@@ -14,7 +15,7 @@
 #   make check-bad-input the bad-input cases on baseline and patched JDK (every mode), diffed
 #   make fault           fault injection needing root: kernel.io_uring_disabled at start, at run time
 #   make stress DURATION=10m [MODE=auto|always|never|all]   the stress harness (test/stress)
-#   make leak-check      fds, threads, native memory before/after ~1M mixed ops [MODE=always]
+#   make leak-check      fds, threads, NMT and malloc memory before/after ~1M mixed ops [MODE=always]
 #   make stress-selftest the stress harness must catch corruption it injects itself: PASS/FAIL
 #
 # BUILD_DIR (default ./build) may point outside the clone to keep a tree across clones.
@@ -42,7 +43,7 @@ export BUILD_DIR UPSTREAM_TARBALL UPSTREAM_DIR UPSTREAM_SHA256 UPSTREAM_TARBALL_
 CONFIGURE_ALL = $(CONFIGURE_FLAGS) --with-jtreg=$(JTREG_HOME) --with-jmh=$(DEPS_DIR)/jmh
 
 .PHONY: all jdk baseline deps upstream assemble assemble-baseline test test-upstream micro \
-    compare compare-reaper fio check-patches refresh-patches check-windows check-bad-input fault stress \
+    compare compare-reaper fio ramdisk ramdisk-down check-patches refresh-patches check-windows check-bad-input fault stress \
     leak-check stress-selftest clean help
 
 all: jdk
@@ -111,6 +112,14 @@ compare-reaper: micro
 fio:
 	@$(SCRIPTS)/fio.sh $(BUILD_DIR)/fio
 
+# A RAM-backed ext4 (loop device on /dev/shm, root only) to compare write paths without the
+# virtual disk's noise: JMH_OPTIONS="... -p file=$(BUILD_DIR)/ramdisk/nio-uring-bench.dat"
+ramdisk:
+	@$(SCRIPTS)/ramdisk.sh up $(BUILD_DIR)/ramdisk
+
+ramdisk-down:
+	@$(SCRIPTS)/ramdisk.sh down $(BUILD_DIR)/ramdisk
+
 check-patches: upstream
 	@$(SCRIPTS)/check-patches.sh $(TOPDIR)/patches $(PRISTINE)
 
@@ -144,4 +153,5 @@ stress-selftest:
 	@$(SCRIPTS)/stress.sh selftest $(or $(JDK),$(BUILD_DIR)/jdk) '$(or $(DURATION),15s)' '$(or $(MODE),auto)' $(STRESS_ARGS)
 
 clean:
+	@if mountpoint -q $(BUILD_DIR)/ramdisk 2>/dev/null; then $(SCRIPTS)/ramdisk.sh down $(BUILD_DIR)/ramdisk; fi
 	rm -rf $(BUILD_DIR)

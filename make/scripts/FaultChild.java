@@ -25,9 +25,7 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.Arrays;
 import java.util.HexFormat;
-import java.util.List;
 import java.util.Random;
-import java.util.stream.Stream;
 import static java.nio.file.StandardOpenOption.*;
 
 /**
@@ -64,8 +62,8 @@ public class FaultChild {
                 Thread t = Thread.ofPlatform().start(() -> ops(fc, rand, model, size, md));
                 t.join();
                 if (when.equals("wait-between")) {
-                    System.out.println("ring fds before: " + ringFds());
-                    System.out.println("ring completions before: " + ringCompletions());
+                    System.out.println("ring fds before: " + IoUringRings.fds().size());
+                    System.out.println("ring completions before: " + IoUringRings.completions());
                     await(dir);
                 }
                 t = Thread.ofVirtual().start(() -> ops(fc, rand, model, size, md));
@@ -75,8 +73,8 @@ public class FaultChild {
             if (!Arrays.equals(content, Arrays.copyOf(model, size[0])))
                 throw new RuntimeException("file content differs from the model");
             md.update(content);
-            System.out.println("ring fds: " + ringFds());
-            System.out.println("ring completions: " + ringCompletions());
+            System.out.println("ring fds: " + IoUringRings.fds().size());
+            System.out.println("ring completions: " + IoUringRings.completions());
             System.out.println("digest: " + HexFormat.of().formatHex(md.digest()));
         } finally {
             Files.delete(f);
@@ -131,37 +129,5 @@ public class FaultChild {
         } catch (IOException e) {
             throw new RuntimeException(e);
         }
-    }
-
-    static List<Path> rings() throws IOException {
-        try (Stream<Path> s = Files.list(Path.of("/proc/self/fd"))) {
-            return s.filter(p -> {
-                try {
-                    return Files.readSymbolicLink(p).toString().contains("io_uring");
-                } catch (IOException e) {
-                    return false;
-                }
-            }).toList();
-        }
-    }
-
-    static long ringFds() throws IOException {
-        return rings().size();
-    }
-
-    /**
-     * The completions all rings have posted so far (CqTail in the fdinfo of
-     * each io_uring fd), proof that they are being used.
-     */
-    static long ringCompletions() throws IOException {
-        long n = 0;
-        for (Path ring : rings()) {
-            Path info = Path.of("/proc/self/fdinfo").resolve(ring.getFileName());
-            for (String line : Files.readAllLines(info)) {
-                if (line.startsWith("CqTail:"))
-                    n += Long.parseLong(line.substring(7).trim());
-            }
-        }
-        return n;
     }
 }

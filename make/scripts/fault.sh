@@ -26,7 +26,8 @@ trap 'exit 130' INT TERM HUP
 rm -rf "$work"
 mkdir -p "$work/classes"
 chmod 755 "$work" "$work/classes"
-"$jdk/bin/javac" -d "$work/classes" "$(dirname "$0")/FaultChild.java" || die "javac FaultChild failed"
+"$jdk/bin/javac" -d "$work/classes" "$(dirname "$0")/FaultChild.java" \
+    "$(dirname "$0")/../../test/jdk/java/nio/channels/FileChannel/IoUringRings.java" || die "javac FaultChild failed"
 
 passed=0 failed=0
 pass() { echo "PASS $name: $*"; passed=$((passed + 1)); }

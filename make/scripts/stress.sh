@@ -4,8 +4,10 @@
 # and sockets, interrupts and asynchronous closes, on platform and virtual threads.
 #   stress.sh stress JDK DURATION MODE [ARGS]   MODE auto|always|never|all (all: one run each)
 #   stress.sh leak-check JDK [ARGS]             ~1M ops after a warm-up (mode: $MODE, default
-#                                               always); checks fds, threads and NMT memory return
-#                                               to their level, and traces RSS
+#                                               always); checks fds, threads, NMT memory and
+#                                               malloc's memory outside NMT (after
+#                                               System.trim_native_heap) return to their level,
+#                                               and traces RSS
 #   stress.sh selftest JDK DURATION MODE [ARGS] a short run with --inject-corruption: PASS only if
 #                                               the run fails (non-zero exit, result=FAIL) and
 #                                               reports every kind of injected corruption
@@ -48,7 +50,7 @@ case $what in
         ;;
     leak-check)
         # a pre-touched heap of fixed size, so that VmRSS growth is not the heap's
-        run -Xms1g -Xmx1g -XX:+AlwaysPreTouch -XX:NativeMemoryTracking=summary \
+        run -Xms1g -Xmx1g -XX:+AlwaysPreTouch -XX:NativeMemoryTracking=detail \
             -Djdk.nio.file.ioUring=${MODE:-always} \
             -Djdk.nio.file.ioUring.debug=true "$prog" --leak-check "$@"
         ;;

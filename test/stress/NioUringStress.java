@@ -74,7 +74,7 @@ import javax.management.ObjectName;
  *
  * <pre>
  *   java -Djdk.nio.file.ioUring=always NioUringStress.java --duration=60s
- *   java -XX:NativeMemoryTracking=summary -Djdk.nio.file.ioUring=always \
+ *   java -XX:NativeMemoryTracking=detail -Djdk.nio.file.ioUring=always \
  *        NioUringStress.java --leak-check
  *   java NioUringStress.java --duration=10s --inject-corruption
  * </pre>
@@ -97,7 +97,10 @@ import javax.management.ObjectName;
  * upstream cannot throw in the same situation is a failure, as are corrupted
  * data, short skips, a thread that makes no progress for two minutes, and (in
  * the leak check) fds, threads or NMT memory that do not return to their
- * level after a warm-up.
+ * level after a warm-up, or malloc memory outside NMT that grows by more than
+ * --malloc-bound-mib after freed memory is given back with
+ * System.trim_native_heap (with NMT detail mode, which tells the JVM's own
+ * mappings apart).
  *
  * Self-test: with --inject-corruption the run also corrupts data behind the
  * harness's back, as a bug in the code under test would (see Injector), and
@@ -144,6 +147,7 @@ public class NioUringStress {
     static long leakOps = 1_000_000;
     static long warmupOps = 100_000;
     static long nmtBoundKB = 1024;
+    static long mallocBoundMiB = 32;
     static int stallSeconds = 120;
     static Injector inject;             // null unless --inject-corruption
 
@@ -1414,11 +1418,16 @@ public class NioUringStress {
     static final Pattern NMT_LINE =
             Pattern.compile("^-\\s+(.+?) \\(reserved=(\\d+)KB, committed=(\\d+)KB\\)");
 
+    /** Runs a diagnostic command (jcmd) in this VM, by its MBean operation name. */
+    static String dcmd(String operation, String... args) throws Exception {
+        return (String) ManagementFactory.getPlatformMBeanServer().invoke(
+                new ObjectName("com.sun.management:type=DiagnosticCommand"), operation,
+                new Object[] { args }, new String[] { String[].class.getName() });
+    }
+
     /** Committed KB of each NMT category, empty if NMT is off. */
     static Map<String, Long> nmt() throws Exception {
-        String out = (String) ManagementFactory.getPlatformMBeanServer().invoke(
-                new ObjectName("com.sun.management:type=DiagnosticCommand"), "vmNativeMemory",
-                new Object[] { new String[] { "summary" } }, new String[] { String[].class.getName() });
+        String out = dcmd("vmNativeMemory", "summary");
         Map<String, Long> m = new TreeMap<>();
         for (String line : out.split("\n")) {
             Matcher mt = NMT_LINE.matcher(line.trim());
@@ -1434,7 +1443,76 @@ public class NioUringStress {
     }
 
     record Snapshot(long fds, int osThreads, int javaThreads, String rss, String rssAnon,
-                    Map<String, Long> nmt, List<String> threadNames) { }
+                    String untrimmedRssAnon, String trim, Map<String, Long> nmt,
+                    List<String> threadNames, Map<String, Long> rssByOwner,
+                    Map<String, Long> anonMappings) { }
+
+    record Region(long start, long end, String owner) { }
+
+    static final Pattern NMT_REGION =
+            Pattern.compile("^\\[0x(\\p{XDigit}+) - 0x(\\p{XDigit}+)\\] reserved (?:and committed )?\\d+KB for (.+?)(?: from)?$");
+
+    /** The reserved regions of NMT detail mode (empty with summary or off). */
+    static List<Region> nmtRegions() throws Exception {
+        String out = dcmd("vmNativeMemory", "detail");
+        List<Region> regions = new ArrayList<>();
+        for (String line : out.split("\n")) {
+            Matcher m = NMT_REGION.matcher(line.trim());
+            if (m.find())
+                regions.add(new Region(Long.parseUnsignedLong(m.group(1), 16),
+                                       Long.parseUnsignedLong(m.group(2), 16), m.group(3)));
+        }
+        return regions;
+    }
+
+    /**
+     * Resident kB of every mapping of /proc/self/smaps, summed by owner: the NMT
+     * category whose reserved region holds the mapping (NMT detail mode), else
+     * "malloc [heap]" for the brk heap, "anon (not NMT)" for other anonymous
+     * mappings (glibc arenas, native thread stacks), or the mapped file's path.
+     * The resident kB of each anonymous mapping outside NMT goes to anonMappings
+     * too, by address. (The memory of NMT's malloc categories lies in malloc's
+     * arenas, so in "malloc [heap]" and "anon (not NMT)".)
+     */
+    static Map<String, Long> rssByOwner(Map<String, Long> anonMappings) throws Exception {
+        List<Region> regions = nmtRegions();
+        Map<String, Long> owners = new TreeMap<>();
+        String owner = null, mapping = null;
+        for (String line : Files.readAllLines(Path.of("/proc/self/smaps"))) {
+            int sp = line.indexOf(' ');
+            int dash = line.indexOf('-');
+            if (dash > 0 && sp > dash && line.substring(0, dash).chars().allMatch(c -> Character.digit(c, 16) >= 0)) {
+                long start = Long.parseUnsignedLong(line.substring(0, dash), 16);
+                String[] f = line.trim().split("\\s+", 6);
+                String path = f.length > 5 ? f[5] : "";
+                owner = mapping = null;
+                for (Region r : regions) {
+                    if (Long.compareUnsigned(start, r.start()) >= 0 && Long.compareUnsigned(start, r.end()) < 0) {
+                        owner = "NMT " + r.owner();
+                        break;
+                    }
+                }
+                if (owner == null && path.isEmpty()) {
+                    // glibc's arenas other than the main one are heaps aligned to 64 MiB
+                    mapping = String.format("0x%x%s", start,
+                                            start % (64 << 20) == 0 ? " (64 MiB-aligned: a malloc arena)" : "");
+                }
+                if (owner == null) {
+                    owner = path.equals("[heap]") ? "malloc [heap]"
+                            : path.isEmpty() ? "anon (not NMT)"
+                            : path.startsWith("[") ? path
+                            : path.endsWith(".so") || path.contains(".so.") ? "shared libraries"
+                            : "file " + path;
+                }
+            } else if (line.startsWith("Rss:") && owner != null) {
+                long kb = Long.parseLong(line.replaceAll("\\D", ""));
+                owners.merge(owner, kb, Long::sum);
+                if (mapping != null)
+                    anonMappings.put(mapping, kb);
+            }
+        }
+        return owners;
+    }
 
     static Snapshot snapshot() throws Exception {
         // Idle carrier threads of the virtual thread scheduler end after 30 s; each
@@ -1447,10 +1525,16 @@ public class NioUringStress {
             System.gc();
             Thread.sleep(500);
         }
+        // glibc keeps freed memory in its arenas: give it back first, so that the
+        // RSS figures count memory in use, not memory malloc merely holds
+        String untrimmed = status("RssAnon");
+        String trim = dcmd("systemTrimNativeHeap").trim();
         var all = Thread.getAllStackTraces().keySet();
         List<String> names = all.stream().map(Thread::getName).sorted().toList();
+        Map<String, Long> anonMappings = new TreeMap<>();
+        Map<String, Long> owners = rssByOwner(anonMappings);
         return new Snapshot(fdCount(), osThreads(), all.size(), status("VmRSS"), status("RssAnon"),
-                            nmt(), names);
+                            untrimmed, trim, nmt(), names, owners, anonMappings);
     }
 
     // -- main --
@@ -1484,6 +1568,7 @@ public class NioUringStress {
                 case "--leak-ops" -> leakOps = Long.parseLong(v);
                 case "--warmup-ops" -> warmupOps = Long.parseLong(v);
                 case "--nmt-bound-kb" -> nmtBoundKB = Long.parseLong(v);
+                case "--malloc-bound-mib" -> mallocBoundMiB = Long.parseLong(v);
                 case "--stall-seconds" -> stallSeconds = Integer.parseInt(v);
                 case "--inject-corruption" -> inject = new Injector();
                 default -> throw new IllegalArgumentException("unknown option " + a);
@@ -1593,7 +1678,28 @@ public class NioUringStress {
         }
         System.out.printf("  VmRSS          before=%s after=%s%n", before.rss(), after.rss());
         System.out.println("  RssAnon+RssFile (kB) during the run, by ops: " + String.join(" ", rssTrace));
-        System.out.printf("  RssAnon        before=%s after=%s%n", before.rssAnon(), after.rssAnon());
+        System.out.printf("  RssAnon        before=%s after=%s (before System.trim_native_heap: %s, %s)%n",
+                          before.rssAnon(), after.rssAnon(), before.untrimmedRssAnon(), after.untrimmedRssAnon());
+        System.out.printf("  System.trim_native_heap before: %s; after: %s%n", before.trim(), after.trim());
+        // where the resident memory grew, by owner (NMT detail mode names the JVM's regions)
+        Map<String, Long> rssBefore = before.rssByOwner(), rssAfter = after.rssByOwner();
+        Map<String, Long> rssGrowth = new TreeMap<>();
+        rssAfter.forEach((o, kb) -> rssGrowth.put(o, kb - rssBefore.getOrDefault(o, 0L)));
+        rssBefore.forEach((o, kb) -> rssGrowth.putIfAbsent(o, -kb));
+        rssGrowth.entrySet().stream()
+                .filter(e -> Math.abs(e.getValue()) >= 256)
+                .sorted((a, b) -> Long.compare(b.getValue(), a.getValue()))
+                .forEach(e -> System.out.printf("  RSS %-27s before=%dkB after=%dkB (%+dkB)%n", e.getKey(),
+                        rssBefore.getOrDefault(e.getKey(), 0L), rssAfter.getOrDefault(e.getKey(), 0L),
+                        e.getValue()));
+        Map<String, Long> mapBefore = before.anonMappings(), mapAfter = after.anonMappings();
+        mapAfter.entrySet().stream()
+                .filter(e -> e.getValue() - mapBefore.getOrDefault(e.getKey(), 0L) >= 1024)
+                .sorted((a, b) -> Long.compare(b.getValue() - mapBefore.getOrDefault(b.getKey(), 0L),
+                                               a.getValue() - mapBefore.getOrDefault(a.getKey(), 0L)))
+                .limit(8)
+                .forEach(e -> System.out.printf("    anon mapping %s: rss before=%dkB after=%dkB%n", e.getKey(),
+                        mapBefore.getOrDefault(e.getKey(), 0L), e.getValue()));
         boolean nmtOn = !before.nmt().isEmpty();
         long growth = 0;
         Map<String, String> nmtFigures = new LinkedHashMap<>();
@@ -1608,21 +1714,29 @@ public class NioUringStress {
                 nmtFigures.put(cat, (a - b) + "KB");
             }
         } else {
-            System.out.println("  NMT not enabled (-XX:NativeMemoryTracking=summary)");
+            System.out.println("  NMT not enabled (-XX:NativeMemoryTracking=detail)");
         }
         boolean fdsOk = after.fds() == before.fds();
         boolean threadsOk = after.osThreads() <= before.osThreads();
         boolean nmtOk = nmtOn && growth <= nmtBoundKB;
-        boolean ok = fdsOk && threadsOk && nmtOk && corruptions.get() == 0 && unexpected.get() == 0
-                && otherFailures.get() == 0;
+        // malloc's memory outside NMT: its main heap (brk) and the anonymous mappings
+        // NMT does not own (its other arenas); needs NMT detail mode to tell them apart
+        long mallocGrowth = 0;
+        for (String o : List.of("anon (not NMT)", "malloc [heap]"))
+            mallocGrowth += rssAfter.getOrDefault(o, 0L) - rssBefore.getOrDefault(o, 0L);
+        boolean detail = rssAfter.keySet().stream().anyMatch(o -> o.startsWith("NMT "));
+        boolean mallocOk = detail && mallocGrowth <= mallocBoundMiB << 10;
+        boolean ok = fdsOk && threadsOk && nmtOk && mallocOk && corruptions.get() == 0
+                && unexpected.get() == 0 && otherFailures.get() == 0;
         String verdict = ok ? "PASS" : "FAIL(" + (fdsOk ? "" : "fds ") + (threadsOk ? "" : "threads ")
-                + (nmtOk ? "" : "nmt ") + ")";
+                + (nmtOk ? "" : "nmt ") + (mallocOk ? "" : detail ? "malloc " : "malloc(no NMT detail) ") + ")";
         System.out.printf("LEAK-CHECK mode=%s ops=%d fds=%d->%d osThreads=%d->%d javaThreads=%d->%d"
-                + " nmt(Other+Internal+JNI)=%+dKB (bound %dKB) rss=%s->%s corruptions=%d unexpected=%d result=%s%n",
+                + " nmt(Other+Internal+JNI)=%+dKB (bound %dKB) rss=%s->%s malloc(not NMT)=%+dkB (bound %dMiB)"
+                + " corruptions=%d unexpected=%d result=%s%n",
                 MODE, opsRun, before.fds(), after.fds(), before.osThreads(), after.osThreads(),
                 before.javaThreads(), after.javaThreads(), growth, nmtBoundKB,
-                before.rss().replace(" ", ""), after.rss().replace(" ", ""), corruptions.get(),
-                unexpected.get(), verdict);
+                before.rss().replace(" ", ""), after.rss().replace(" ", ""), mallocGrowth, mallocBoundMiB,
+                corruptions.get(), unexpected.get(), verdict);
         summary(elapsed, ok ? "PASS" : "FAIL");
         return ok ? 0 : 1;
     }

@@ -201,7 +201,7 @@ public class IoUringDirect {
             sampler.join();
         }
         peak.accumulateAndGet(liveCarriers(), Math::max);
-        boolean ring = ringFdOpen();
+        boolean ring = !IoUringRings.fds().isEmpty();
         String mode = System.getProperty("jdk.nio.file.ioUring");
         System.out.println("mode " + mode + ", ring fd open: " + ring + ", peak carriers: "
                 + peak.get() + ", parallelism: " + parallelism);
@@ -223,18 +223,6 @@ public class IoUringDirect {
             if (t.getClass().getName().equals("jdk.internal.misc.CarrierThread"))
                 n++;
         return n;
-    }
-
-    static boolean ringFdOpen() throws IOException {
-        try (var fds = Files.list(Path.of("/proc/self/fd"))) {
-            return fds.anyMatch(p -> {
-                try {
-                    return Files.readSymbolicLink(p).toString().contains("io_uring");
-                } catch (IOException e) {
-                    return false;   // closed since listed
-                }
-            });
-        }
     }
 
     interface IORunnable {

@@ -344,8 +344,8 @@ public class IoUringFault {
             if (!Arrays.equals(content, Arrays.copyOf(model, size[0])))
                 throw new RuntimeException("file content differs from the model");
             md.update(content);
-            System.out.println("ring fds: " + rings().size());
-            System.out.println("ring completions: " + ringCompletions());
+            System.out.println("ring fds: " + IoUringRings.fds().size());
+            System.out.println("ring completions: " + IoUringRings.completions());
             System.out.println("digest: " + HexFormat.of().formatHex(md.digest()));
         } finally {
             Files.delete(f);
@@ -407,33 +407,5 @@ public class IoUringFault {
                 }
             }
         }
-    }
-
-    static List<Path> rings() throws IOException {
-        try (Stream<Path> s = Files.list(Path.of("/proc/self/fd"))) {
-            return s.filter(p -> {
-                try {
-                    return Files.readSymbolicLink(p).toString().contains("io_uring");
-                } catch (IOException e) {
-                    return false;
-                }
-            }).toList();
-        }
-    }
-
-    /**
-     * The completions all rings have posted (CqTail in the fdinfo of each
-     * io_uring fd): proof that they were used.
-     */
-    static long ringCompletions() throws IOException {
-        long n = 0;
-        for (Path ring : rings()) {
-            Path info = Path.of("/proc/self/fdinfo").resolve(ring.getFileName());
-            for (String line : Files.readAllLines(info)) {
-                if (line.startsWith("CqTail:"))
-                    n += Long.parseLong(line.substring(7).trim());
-            }
-        }
-        return n;
     }
 }

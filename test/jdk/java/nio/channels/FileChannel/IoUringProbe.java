@@ -38,7 +38,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
-import java.util.stream.Stream;
 import static java.nio.file.StandardOpenOption.*;
 
 import jdk.test.lib.process.OutputAnalyzer;
@@ -125,7 +124,7 @@ public class IoUringProbe {
             if (!Arrays.equals(Files.readAllBytes(f), data))
                 throw new RuntimeException("file changed");
             if (what.equals("fds")) {
-                System.out.println("parent has ring fd: " + (ringFds("/proc/self/fd") > 0));
+                System.out.println("parent has ring fd: " + !IoUringRings.fds().isEmpty());
                 Process p = new ProcessBuilder("sh", "-c",
                         "for f in /proc/$$/fd/*; do readlink $f; done").start();
                 String fds = new String(p.getInputStream().readAllBytes());
@@ -136,18 +135,6 @@ public class IoUringProbe {
             }
         } finally {
             Files.delete(f);
-        }
-    }
-
-    static long ringFds(String dir) throws IOException {
-        try (Stream<Path> s = Files.list(Path.of(dir))) {
-            return s.filter(p -> {
-                try {
-                    return Files.readSymbolicLink(p).toString().contains("io_uring");
-                } catch (IOException e) {
-                    return false;
-                }
-            }).count();
         }
     }
 }

@@ -1,0 +1,66 @@
+/*
+ * Copyright (c) 2026, nio-uring contributors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ *
+ * Please contact Oracle, 500 Oracle Parkway, Redwood Shores, CA 94065 USA
+ * or visit www.oracle.com if you need additional information or have any
+ * questions.
+ */
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * The io_uring instances of this process as /proc shows them, for the
+ * IoUring* tests (and make/scripts/FaultChild.java): their fds, and the
+ * completions they have posted, proof that they were used.
+ */
+final class IoUringRings {
+    private IoUringRings() { }
+
+    /** The fds of this process that are io_uring instances. */
+    static List<Path> fds() throws IOException {
+        try (Stream<Path> s = Files.list(Path.of("/proc/self/fd"))) {
+            return s.filter(p -> {
+                try {
+                    return Files.readSymbolicLink(p).toString().contains("io_uring");
+                } catch (IOException e) {
+                    return false;   // closed since listed
+                }
+            }).toList();
+        }
+    }
+
+    /**
+     * The completions all rings have posted so far: the sum of CqTail in the
+     * fdinfo of each io_uring fd.
+     */
+    static long completions() throws IOException {
+        long n = 0;
+        for (Path ring : fds()) {
+            Path info = Path.of("/proc/self/fdinfo").resolve(ring.getFileName());
+            for (String line : Files.readAllLines(info)) {
+                if (line.startsWith("CqTail:"))
+                    n += Long.parseLong(line.substring(7).trim());
+            }
+        }
+        return n;
+    }
+}

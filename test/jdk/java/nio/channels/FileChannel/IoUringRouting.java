@@ -1,0 +1,211 @@
+/*
+ * Copyright (c) 2026, nio-uring contributors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ *
+ * Please contact Oracle, 500 Oracle Parkway, Redwood Shores, CA 94065 USA
+ * or visit www.oracle.com if you need additional information or have any
+ * questions.
+ */
+
+/*
+ * @test id=auto
+ * @summary Which positional operations each io_uring policy sends to the ring, counted
+ *          by the completions the rings post: in auto, of reads and writes of cached data
+ *          and O_DIRECT, only a virtual thread's O_DIRECT read; writes, platform threads
+ *          and cached reads keep pread/pwrite; in always every one, in never none
+ * @requires os.family == "linux"
+ * @key randomness
+ * @library /test/lib
+ * @build jdk.test.lib.RandomFactory
+ * @run main/othervm -Djdk.nio.file.ioUring=auto IoUringRouting
+ */
+
+/*
+ * @test id=always
+ * @requires os.family == "linux"
+ * @key randomness
+ * @library /test/lib
+ * @build jdk.test.lib.RandomFactory
+ * @run main/othervm -Djdk.nio.file.ioUring=always IoUringRouting
+ */
+
+/*
+ * @test id=never
+ * @requires os.family == "linux"
+ * @key randomness
+ * @library /test/lib
+ * @build jdk.test.lib.RandomFactory
+ * @run main/othervm -Djdk.nio.file.ioUring=never IoUringRouting
+ */
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import com.sun.nio.file.ExtendedOpenOption;
+import static java.nio.file.StandardOpenOption.*;
+
+import jdk.test.lib.RandomFactory;
+
+public class IoUringRouting {
+    static final Random RAND = RandomFactory.getRandom();
+    static final String MODE = System.getProperty("jdk.nio.file.ioUring");
+    static final int OPS = 64;
+    static final int BLOCKS = 256;
+
+    enum Open { BUFFERED, DSYNC, DIRECT }
+
+    record Case(boolean virtual, boolean write, Open open, boolean heap) {
+        /** Whether each operation of this case must go through a ring. */
+        boolean ring() {
+            return switch (MODE) {
+                case "always" -> true;
+                case "never" -> false;
+                // the data is cached, so of the reads by virtual threads only
+                // O_DIRECT ones need the ring
+                case "auto" -> virtual && !write && open == Open.DIRECT;
+                default -> throw new RuntimeException("mode " + MODE);
+            };
+        }
+
+        @Override
+        public String toString() {
+            return (virtual ? "virtual " : "platform ") + (write ? "write " : "read ")
+                    + open + (heap ? " heap" : " direct");
+        }
+    }
+
+    public static void main(String[] args) throws Throwable {
+        Path file = Files.createTempFile(Path.of("."), "routing", ".dat");
+        try {
+            int align = (int) Files.getFileStore(file).getBlockSize();
+            byte[] reference = new byte[BLOCKS * align];
+            RAND.nextBytes(reference);
+            Files.write(file, reference);
+            boolean direct = true;
+            try {
+                FileChannel.open(file, READ, ExtendedOpenOption.DIRECT).close();
+            } catch (IOException | UnsupportedOperationException e) {
+                System.out.println("O_DIRECT not supported here, its cases skipped: " + e);
+                direct = false;
+            }
+
+            // the first operation that needs a ring sets the rings up, and the probe
+            // posts a completion: in auto, an O_DIRECT read by a virtual thread
+            try (FileChannel fc = direct ? FileChannel.open(file, READ, ExtendedOpenOption.DIRECT)
+                                         : FileChannel.open(file, READ)) {
+                onVirtualThread(() -> fc.read(ByteBuffer.allocateDirect(2 * align).alignedSlice(align), 0));
+            }
+
+            List<String> failures = new ArrayList<>();
+            for (boolean virtual : new boolean[] { false, true }) {
+                for (boolean write : new boolean[] { false, true }) {
+                    for (Open open : Open.values()) {
+                        if (open == Open.DIRECT && !direct)
+                            continue;
+                        for (boolean heap : new boolean[] { false, true }) {
+                            Case c = new Case(virtual, write, open, heap);
+                            // an O_DIRECT write evicts the blocks it wrote from the page
+                            // cache: read the file into it again (and check it)
+                            if (!Arrays.equals(Files.readAllBytes(file), reference))
+                                throw new RuntimeException("file differs from the reference before " + c);
+                            long before = IoUringRings.completions();
+                            Runnable ops = () -> run(c, file, align, reference);
+                            if (virtual) {
+                                onVirtualThread(() -> { ops.run(); return 0; });
+                            } else {
+                                ops.run();
+                            }
+                            long used = IoUringRings.completions() - before;
+                            long expected = c.ring() ? OPS : 0;
+                            System.out.printf("%-32s ring completions %d, expected %d%n", c, used, expected);
+                            if (used != expected)
+                                failures.add(c + ": " + used + " ring completions, expected " + expected);
+                        }
+                    }
+                }
+            }
+            if (MODE.equals("never") && !IoUringRings.fds().isEmpty())
+                failures.add("never: io_uring fds open: " + IoUringRings.fds());
+            if (!failures.isEmpty())
+                throw new RuntimeException("routing differs from the " + MODE + " policy: " + failures);
+        } finally {
+            Files.deleteIfExists(file);
+        }
+        System.out.println("passed");
+    }
+
+    /**
+     * OPS reads or writes of one block at random block positions; a write puts
+     * back the bytes the file already holds, so every read can be checked
+     * against the reference.
+     */
+    static void run(Case c, Path file, int align, byte[] reference) {
+        List<OpenOption> opts = new ArrayList<>(List.of(READ, WRITE));
+        if (c.open() == Open.DSYNC)
+            opts.add(DSYNC);
+        if (c.open() == Open.DIRECT)
+            opts.add(ExtendedOpenOption.DIRECT);
+        try (FileChannel fc = FileChannel.open(file, opts.toArray(OpenOption[]::new))) {
+            for (int i = 0; i < OPS; i++) {
+                int block = RAND.nextInt(BLOCKS);
+                ByteBuffer bb = c.heap() ? ByteBuffer.allocate(align)
+                                         : ByteBuffer.allocateDirect(2 * align).alignedSlice(align).limit(align);
+                if (c.write()) {
+                    bb.put(reference, block * align, align).flip();
+                    int n = fc.write(bb, (long) block * align);
+                    if (n != align || bb.hasRemaining())
+                        throw new RuntimeException(c + ": write returned " + n);
+                } else {
+                    int n = fc.read(bb, (long) block * align);
+                    if (n != align)
+                        throw new RuntimeException(c + ": read returned " + n);
+                    for (int k = 0; k < align; k++) {
+                        if (bb.get(k) != reference[block * align + k])
+                            throw new RuntimeException(c + ": byte " + k + " of block " + block + " differs");
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new RuntimeException(c + ": " + e, e);
+        }
+    }
+
+    interface IOCall {
+        int call() throws IOException;
+    }
+
+    static void onVirtualThread(IOCall task) throws Throwable {
+        Throwable[] failure = new Throwable[1];
+        Thread t = Thread.ofVirtual().start(() -> {
+            try {
+                task.call();
+            } catch (Throwable e) {
+                failure[0] = e;
+            }
+        });
+        t.join();
+        if (failure[0] != null)
+            throw failure[0];
+    }
+}
