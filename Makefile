@@ -7,7 +7,7 @@
 #   make micro           the JMH microbenchmarks (test/micro) with OpenJDK's microbenchmark build
 #   make compare BENCH=  the same benchmarks on baseline and patched JDK, side by side
 #   make fio             fio's io_uring figures for FileChannelUring's files (the device limit)
-#   make ramdisk[-down]  ext4 on a RAM-backed loop device at build/ramdisk (root): writes, no noise
+#   make ramdisk[-down]  ext4 on a RAM-backed loop device at build/ramdisk (root), for write runs
 #   make compare-reaper  the reaper thread against a Poller-driven virtual reaper (experiment)
 #   make check-patches   the series applies to pristine upstream with no fuzz or offset, DEP-3 ok
 #   make check-windows   syntax-check the Windows (MinGW) and non-Linux Unix native files
@@ -113,7 +113,7 @@ fio:
 	@$(SCRIPTS)/fio.sh $(BUILD_DIR)/fio
 
 # A RAM-backed ext4 (loop device on /dev/shm, root only) to compare write paths without the
-# virtual disk's noise: JMH_OPTIONS="... -p file=$(BUILD_DIR)/ramdisk/nio-uring-bench.dat"
+# virtual disk: JMH_OPTIONS="... -p file=$(BUILD_DIR)/ramdisk/nio-uring-bench.dat"
 ramdisk:
 	@$(SCRIPTS)/ramdisk.sh up $(BUILD_DIR)/ramdisk
 

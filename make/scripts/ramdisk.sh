@@ -1,9 +1,9 @@
 #!/bin/bash
-# A block device with no device noise, for comparing write paths at a few percent: ext4 on a loop
-# device whose backing file lives in /dev/shm, mounted at DIR. DSYNC writes still commit ext4's
-# journal and O_DIRECT writes still go through the block layer and the loop driver, but the
-# "device" is RAM, so two runs of the same code agree far more closely than on a virtual disk.
-# Needs root (losetup, mount).
+# A block device without the virtual disk behind it: ext4 on a loop device whose backing file
+# lives in /dev/shm, mounted at DIR. DSYNC writes still commit ext4's journal and O_DIRECT writes
+# still go through the block layer and the loop driver, but the "device" is RAM, so a write
+# benchmark there shows what is left of its spread when the disk is taken away (README: on this
+# VM, most of it). Needs root (losetup, mount).
 #   ramdisk.sh up DIR [SIZE_MIB]   create, format and mount (SIZE_MIB default 640)
 #   ramdisk.sh down DIR            unmount, detach the loop device, delete the backing file
 # Benchmark files go there with -p file=DIR/nio-uring-bench.dat (see README).

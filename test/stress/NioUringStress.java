@@ -1479,11 +1479,10 @@ public class NioUringStress {
         Map<String, Long> owners = new TreeMap<>();
         String owner = null, mapping = null;
         for (String line : Files.readAllLines(Path.of("/proc/self/smaps"))) {
-            int sp = line.indexOf(' ');
-            int dash = line.indexOf('-');
-            if (dash > 0 && sp > dash && line.substring(0, dash).chars().allMatch(c -> Character.digit(c, 16) >= 0)) {
-                long start = Long.parseUnsignedLong(line.substring(0, dash), 16);
-                String[] f = line.trim().split("\\s+", 6);
+            String[] f = line.trim().split("\\s+", 6);
+            if (!f[0].isEmpty() && !f[0].endsWith(":")) {
+                // a mapping's header: start-end perms offset dev inode [path]
+                long start = Long.parseUnsignedLong(f[0].substring(0, f[0].indexOf('-')), 16);
                 String path = f.length > 5 ? f[5] : "";
                 owner = mapping = null;
                 for (Region r : regions) {

@@ -161,8 +161,8 @@ public class IoUringPinned {
     static void ops(FileChannel fc, int align, byte[] reference, int lane, Random rand)
         throws IOException
     {
-        ByteBuffer bb = ByteBuffer.allocateDirect(2 * align).alignedSlice(align);
-        bb.limit(align);
+        // one block, aligned; the aligned slice of two blocks may hold two
+        ByteBuffer bb = ByteBuffer.allocateDirect(2 * align).alignedSlice(align).limit(align).slice();
         byte[] bytes = new byte[align];
         for (int i = 0; i < OPS; i++) {
             int block = rand.nextInt(BLOCKS / THREADS) * THREADS + lane;
