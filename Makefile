@@ -100,7 +100,8 @@ micro: jdk
 compare: micro baseline
 	@python3 $(SCRIPTS)/compare.py --baseline $(BUILD_DIR)/baseline-jdk --patched $(BUILD_DIR)/jdk \
 	    --jar $(BUILD_DIR)/benchmarks.jar --out $(BUILD_DIR)/compare \
-	    --bench '$(BENCH)' --forks '$(or $(FORKS),2)' --jmh '$(JMH_OPTIONS)'
+	    --bench '$(BENCH)' --forks '$(or $(FORKS),2)' --jmh '$(JMH_OPTIONS)' \
+	    $(if $(filter 1 yes true,$(PER_CASE)),--per-case)
 
 # Experiment: the platform reaper thread against a virtual reaper parked in the Poller, on the
 # patched JDK (make/experiments/poller-reaper.patch through --patch-module)

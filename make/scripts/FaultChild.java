@@ -18,14 +18,9 @@
  */
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.util.Arrays;
-import java.util.HexFormat;
-import java.util.Random;
 import static java.nio.file.StandardOpenOption.*;
 
 /**
@@ -34,50 +29,37 @@ import static java.nio.file.StandardOpenOption.*;
  *   java FaultChild DIR plain|wait-first|wait-between
  *
  * Does a fixed sequence of positional reads and writes (random positions and
- * sizes, heap and direct buffers) on a file in DIR, half on a platform thread
- * and half on a virtual thread, checked against a model of the file. With
+ * sizes, heap and direct buffers) on a file in DIR, 200 on a platform thread
+ * and then 200 on a virtual thread, checked against a model of the file
+ * (IoUringModelFile, from the jtreg tests, as is IoUringRings). With
  * wait-first it stops before the first positional operation, with
  * wait-between between the halves: it creates DIR/ready and waits until
  * DIR/go exists. Prints "ring fds: N" (io_uring fds open at the end), "ring
- * completions: N" (completions they posted) and "digest: HEX" over every return value, every byte read and the final file,
- * the same for every mode and io_uring policy when all is well.
+ * completions: N" (completions they posted) and "digest: HEX" over every
+ * return value, every byte read and the final file, the same for every mode
+ * and io_uring policy when all is well.
  */
 public class FaultChild {
-    static final int SIZE = (1 << 20) + 123;
-
     public static void main(String[] args) throws Exception {
         Path dir = Path.of(args[0]);
         String when = args[1];
-        Path f = Files.createTempFile(dir, "fault", ".dat");
-        try {
-            Random rand = new Random(42);
-            byte[] model = new byte[SIZE + 200_000];
-            rand.nextBytes(model);
-            int[] size = { SIZE };
-            Files.write(f, Arrays.copyOf(model, SIZE));
-            MessageDigest md = MessageDigest.getInstance("SHA-256");
-            try (FileChannel fc = FileChannel.open(f, READ, WRITE)) {
-                if (when.equals("wait-first"))
-                    await(dir);
-                Thread t = Thread.ofPlatform().start(() -> ops(fc, rand, model, size, md));
-                t.join();
-                if (when.equals("wait-between")) {
-                    System.out.println("ring fds before: " + IoUringRings.fds().size());
-                    System.out.println("ring completions before: " + IoUringRings.completions());
-                    await(dir);
-                }
-                t = Thread.ofVirtual().start(() -> ops(fc, rand, model, size, md));
-                t.join();
+        try (IoUringModelFile mf = new IoUringModelFile(dir);
+             FileChannel fc = FileChannel.open(mf.path(), READ, WRITE)) {
+            if (when.equals("wait-first"))
+                await(dir);
+            Thread t = Thread.ofPlatform().start(() -> ops(mf, fc));
+            t.join();
+            if (when.equals("wait-between")) {
+                System.out.println("ring fds before: " + IoUringRings.fds().size());
+                System.out.println("ring completions before: " + IoUringRings.completions());
+                await(dir);
             }
-            byte[] content = Files.readAllBytes(f);   // read(2), not positional
-            if (!Arrays.equals(content, Arrays.copyOf(model, size[0])))
-                throw new RuntimeException("file content differs from the model");
-            md.update(content);
+            t = Thread.ofVirtual().start(() -> ops(mf, fc));
+            t.join();
+            String digest = mf.digest();
             System.out.println("ring fds: " + IoUringRings.fds().size());
             System.out.println("ring completions: " + IoUringRings.completions());
-            System.out.println("digest: " + HexFormat.of().formatHex(md.digest()));
-        } finally {
-            Files.delete(f);
+            System.out.println("digest: " + digest);
         }
     }
 
@@ -91,41 +73,9 @@ public class FaultChild {
         }
     }
 
-    static void ops(FileChannel fc, Random rand, byte[] model, int[] size, MessageDigest md) {
+    static void ops(IoUringModelFile mf, FileChannel fc) {
         try {
-            for (int i = 0; i < 200; i++) {
-                long pos = rand.nextInt(size[0] + 4096);
-                int len = 1 + rand.nextInt(70_000);
-                ByteBuffer bb = rand.nextBoolean() ? ByteBuffer.allocate(len)
-                                                   : ByteBuffer.allocateDirect(len);
-                if (rand.nextInt(3) == 0 && pos + len <= model.length) {
-                    byte[] data = new byte[len];
-                    rand.nextBytes(data);
-                    bb.put(data).flip();
-                    int n = fc.write(bb, pos);
-                    md.update(("w" + n).getBytes());
-                    if (n != len)
-                        throw new RuntimeException("write at " + pos + " of " + len + ": " + n);
-                    if (pos > size[0])
-                        Arrays.fill(model, size[0], (int) pos, (byte) 0);
-                    System.arraycopy(data, 0, model, (int) pos, len);
-                    size[0] = Math.max(size[0], (int) pos + len);
-                } else {
-                    int n = fc.read(bb, pos);
-                    md.update(("r" + n).getBytes());
-                    int expected = (pos >= size[0]) ? -1 : (int) Math.min(len, size[0] - pos);
-                    if (n != expected)
-                        throw new RuntimeException("read at " + pos + " of " + len + ": " + n
-                                + ", expected " + expected);
-                    if (n > 0) {
-                        byte[] got = new byte[n];
-                        bb.flip().get(got);
-                        if (!Arrays.equals(got, 0, n, model, (int) pos, (int) pos + n))
-                            throw new RuntimeException("read at " + pos + ": bytes differ");
-                        md.update(got);
-                    }
-                }
-            }
+            mf.ops(fc, 200);
         } catch (IOException e) {
             throw new RuntimeException(e);
         }

@@ -3,11 +3,16 @@
 
 Forks alternate between the two JDKs (baseline fork 1, patched fork 1, baseline fork 2, ...),
 each a separate JMH invocation with -f 1, so that drift on the machine hits both sides alike.
+With --per-case, every combination of the "-p name=a,b" options runs as its own pair of JMH
+invocations, so that the two forks of a pair measure the same case back to back and no case
+inherits the state (dirty pages, a grown carrier pool) another case left in the same VM.
 The raw JSON of every run is kept; the merged result is printed as one table per benchmark
 (baseline score, patched score, speedup, errors) and drawn as a PNG chart of the speedups.
 """
 
 import argparse
+import hashlib
+import itertools
 import json
 import math
 import os
@@ -23,12 +28,27 @@ T999 = {1: 636.62, 2: 31.60, 3: 12.92, 4: 8.61, 5: 6.87, 6: 5.96, 7: 5.41, 8: 5.
         120: 3.37}
 
 
-def t999(df):
+def quantile(table, df, normal):
+    """The quantile for the largest tabulated df not above df (normal when there is none)."""
     best = None
-    for k in sorted(T999):
+    for k in sorted(table):
         if k <= df:
-            best = T999[k]
-    return best if best is not None else 3.29
+            best = table[k]
+    return best if best is not None else normal
+
+
+def t999(df):
+    return quantile(T999, df, 3.29)
+
+
+# Two-sided 95% Student t quantiles, by degrees of freedom.
+T95 = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 9: 2.26,
+       10: 2.23, 12: 2.18, 15: 2.13, 20: 2.09, 25: 2.06, 30: 2.04, 40: 2.02, 60: 2.00,
+       120: 1.98}
+
+
+def t95(df):
+    return quantile(T95, df, 1.96)
 
 
 def interval(samples):
@@ -64,12 +84,29 @@ def peaks(logname):
     return found
 
 
-def run(java, jar, bench, jdk, fork, out, jmh_opts):
-    path = os.path.join(out, "%s-fork%d.json" % (jdk[0], fork))
+def cases(jmh_opts):
+    """One JMH option list per combination of the values of the "-p name=a,b" options."""
+    rest, params = [], []
+    i = 0
+    while i < len(jmh_opts):
+        if jmh_opts[i] == "-p" and i + 1 < len(jmh_opts) and "=" in jmh_opts[i + 1]:
+            name, vals = jmh_opts[i + 1].split("=", 1)
+            params.append([(name, v) for v in vals.split(",")])
+            i += 2
+        else:
+            rest.append(jmh_opts[i])
+            i += 1
+    return [rest + [t for name, v in combo for t in ("-p", "%s=%s" % (name, v))]
+            for combo in itertools.product(*params)]
+
+
+def run(java, jar, bench, jdk, fork, out, jmh_opts, case=None):
+    tag = "%s-fork%d" % (jdk[0], fork) + ("-case%d" % case if case is not None else "")
+    path = os.path.join(out, tag + ".json")
     cmd = [java, "-jar", jar, bench, "-f", "1", "-jvm", os.path.join(jdk[1], "bin", "java"),
            "-rf", "json", "-rff", path] + jmh_opts
     print("## %s fork %d: %s" % (jdk[0], fork, " ".join(cmd)), flush=True)
-    logname = os.path.join(out, "%s-fork%d.log" % (jdk[0], fork))
+    logname = os.path.join(out, tag + ".log")
     while True:
         with open(logname, "w") as log:
             rc = subprocess.call(cmd, stdout=log, stderr=subprocess.STDOUT)
@@ -94,6 +131,8 @@ def main():
     ap.add_argument("--bench", default="")
     ap.add_argument("--forks", type=int, default=2)
     ap.add_argument("--jmh", default="")
+    ap.add_argument("--per-case", action="store_true",
+                    help="a pair of JMH invocations per combination of -p values")
     ap.add_argument("--host-java", help="java that runs the JMH driver (default: the patched JDK's)")
     ap.add_argument("--replot", help="redraw DIR/speedup.png from DIR/summary.json and stop")
     a = ap.parse_args()
@@ -106,8 +145,13 @@ def main():
         sys.exit("make compare needs BENCH=<regex> (e.g. BENCH=ChannelInputStreamSkip)")
 
     # one directory per benchmark selection, so that runs of different benchmarks are all kept
-    name = a.bench + ("_" + a.jmh if a.jmh else "")
-    a.out = os.path.join(a.out, "".join(c if c.isalnum() or c in "._-=," else "_" for c in name)[:120])
+    name = a.bench + ("_" + a.jmh if a.jmh else "") + ("_per-case" if a.per_case else "")
+    safe = "".join(c if c.isalnum() or c in "._-=," else "_" for c in name)
+    if len(safe) > 120:
+        # a shortened name ends with a digest of the whole, so that two selections that differ
+        # only past the cut (-jvmArgsAppend ... at the end) do not share a directory
+        safe = safe[:111] + "_" + hashlib.sha256(name.encode()).hexdigest()[:8]
+    a.out = os.path.join(a.out, safe)
     os.makedirs(a.out, exist_ok=True)
     jdks = [("baseline", os.path.realpath(a.baseline)), ("patched", os.path.realpath(a.patched))]
     java = a.host_java or os.path.join(jdks[1][1], "bin", "java")
@@ -115,9 +159,10 @@ def main():
     peak = {"baseline": {}, "patched": {}}
     perfork = {"baseline": {}, "patched": {}}   # mean score of each fork, in fork order
     meta = {}
-    for fork in range(1, a.forks + 1):
+    runs = list(enumerate(cases(a.jmh.split()))) if a.per_case else [(None, a.jmh.split())]
+    for fork, (case, opts) in itertools.product(range(1, a.forks + 1), runs):
         for jdk in jdks:
-            results, found = run(java, a.jar, a.bench, jdk, fork, a.out, a.jmh.split())
+            results, found = run(java, a.jar, a.bench, jdk, fork, a.out, opts, case)
             for k, d in found.items():
                 mine = peak[jdk[0]].setdefault(k, {})
                 for what, n in d.items():
@@ -188,6 +233,15 @@ def main():
                       for b, p in zip(fb, fp)]
             emit("%-46s %s" % ("  speedup per fork pair", " ".join("%.2f" % r for r in ratios)))
             row["pair_speedups"] = ratios
+            # geometric mean of the pairs and its 95% interval (t quantile, log scale)
+            logs = [math.log(r) for r in ratios if r > 0]
+            if len(logs) == len(ratios):
+                m = statistics.mean(logs)
+                half = t95(len(logs) - 1) * statistics.stdev(logs) / math.sqrt(len(logs))
+                emit("%-46s %.2f (95%%: %.2f to %.2f)" % ("  geometric mean of the pairs",
+                                                         math.exp(m), math.exp(m - half),
+                                                         math.exp(m + half)))
+                row["pair_geomean"] = [math.exp(m), math.exp(m - half), math.exp(m + half)]
         bp, pp = peak["baseline"].get(k), peak["patched"].get(k)
         if bp or pp:
             # the benchmark's own maxima over all iterations and forks

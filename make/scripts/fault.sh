@@ -26,8 +26,9 @@ trap 'exit 130' INT TERM HUP
 rm -rf "$work"
 mkdir -p "$work/classes"
 chmod 755 "$work" "$work/classes"
+tests=$(dirname "$0")/../../test/jdk/java/nio/channels/FileChannel
 "$jdk/bin/javac" -d "$work/classes" "$(dirname "$0")/FaultChild.java" \
-    "$(dirname "$0")/../../test/jdk/java/nio/channels/FileChannel/IoUringRings.java" || die "javac FaultChild failed"
+    "$tests/IoUringRings.java" "$tests/IoUringModelFile.java" || die "javac FaultChild failed"
 
 passed=0 failed=0
 pass() { echo "PASS $name: $*"; passed=$((passed + 1)); }

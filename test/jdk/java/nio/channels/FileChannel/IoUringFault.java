@@ -61,17 +61,13 @@
  */
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.List;
-import java.util.Random;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -291,16 +287,14 @@ public class IoUringFault {
 
     // -- child --
 
-    static final int SIZE = (1 << 20) + 123;
-
     /**
      * Positional reads and writes of random sizes and positions, heap and
      * direct buffers, on a platform and then a virtual thread, checked against
-     * a model of the file. Prints a digest of every return value, every byte
-     * read and the final file, the number of io_uring fds open and the
-     * completions they posted. With freeFds >= 0 (and a low RLIMIT_NOFILE),
-     * opens files until only freeFds descriptors are left before the first
-     * positional operation.
+     * a model of the file (IoUringModelFile). Prints the digest of every
+     * return value, every byte read and the final file, the number of
+     * io_uring fds open and the completions they posted. With freeFds >= 0
+     * (and a low RLIMIT_NOFILE), opens files until only freeFds descriptors
+     * are left before the first positional operation.
      */
     static void child(int freeFds) throws Exception {
         if (Files.exists(Path.of("/proc/self/limits"))) {
@@ -309,29 +303,17 @@ public class IoUringFault {
                  .forEach(System.out::println);
             }
         }
-        Path f = Files.createTempFile(Path.of("."), "fault", ".dat");
-        try {
-            Random rand = new Random(42);
-            byte[] model = new byte[SIZE + 200_000];
-            rand.nextBytes(model);
-            int[] size = { SIZE };
-            Files.write(f, Arrays.copyOf(model, SIZE));
-            MessageDigest md = MessageDigest.getInstance("SHA-256");
-            try (FileChannel fc = FileChannel.open(f, READ, WRITE)) {
-                List<FileChannel> filler = (freeFds >= 0) ? exhaustFds(f, freeFds) : List.of();
+        try (IoUringModelFile mf = new IoUringModelFile(Path.of("."))) {
+            try (FileChannel fc = FileChannel.open(mf.path(), READ, WRITE)) {
+                List<FileChannel> filler = (freeFds >= 0) ? exhaustFds(mf.path(), freeFds) : List.of();
                 // first positional op: creates the rings
-                ByteBuffer first = ByteBuffer.allocate(16);
-                int n = fc.read(first, 0);
+                mf.read(fc, 0, 16, false);
                 for (FileChannel c : filler)
                     c.close();
-                md.update(Integer.toString(n).getBytes());
-                md.update(first.flip());
-                if (n != 16 || !Arrays.equals(Arrays.copyOf(model, 16), Arrays.copyOf(first.array(), 16)))
-                    throw new RuntimeException("first read: " + n);
                 for (boolean virtual : new boolean[] { false, true }) {
                     Runnable task = () -> {
                         try {
-                            ops(fc, rand, model, size, md);
+                            mf.ops(fc, 300);
                         } catch (IOException e) {
                             throw new RuntimeException(e);
                         }
@@ -340,15 +322,10 @@ public class IoUringFault {
                     t.join();
                 }
             }
-            byte[] content = Files.readAllBytes(f);   // read(2), not positional
-            if (!Arrays.equals(content, Arrays.copyOf(model, size[0])))
-                throw new RuntimeException("file content differs from the model");
-            md.update(content);
+            String digest = mf.digest();
             System.out.println("ring fds: " + IoUringRings.fds().size());
             System.out.println("ring completions: " + IoUringRings.completions());
-            System.out.println("digest: " + HexFormat.of().formatHex(md.digest()));
-        } finally {
-            Files.delete(f);
+            System.out.println("digest: " + digest);
         }
     }
 
@@ -370,42 +347,5 @@ public class IoUringFault {
             open.remove(open.size() - 1).close();
         System.err.println("free fds: " + free + " (" + open.size() + " filler fds)");
         return open;
-    }
-
-    static void ops(FileChannel fc, Random rand, byte[] model, int[] size, MessageDigest md)
-            throws IOException {
-        for (int i = 0; i < 300; i++) {
-            long pos = rand.nextInt(size[0] + 4096);
-            int len = 1 + rand.nextInt(70_000);
-            ByteBuffer bb = rand.nextBoolean() ? ByteBuffer.allocate(len) : ByteBuffer.allocateDirect(len);
-            if (rand.nextInt(3) == 0 && pos + len <= model.length) {
-                byte[] data = new byte[len];
-                rand.nextBytes(data);
-                bb.put(data).flip();
-                int n = fc.write(bb, pos);
-                md.update(("w" + n).getBytes());
-                if (n != len)
-                    throw new RuntimeException("write at " + pos + " of " + len + " returned " + n);
-                if (pos > size[0])
-                    Arrays.fill(model, size[0], (int) pos, (byte) 0);   // the hole reads as zeros
-                System.arraycopy(data, 0, model, (int) pos, len);
-                size[0] = Math.max(size[0], (int) pos + len);
-            } else {
-                int n = fc.read(bb, pos);
-                md.update(("r" + n).getBytes());
-                int expected = (pos >= size[0]) ? -1 : (int) Math.min(len, size[0] - pos);
-                if (n != expected)
-                    throw new RuntimeException("read at " + pos + " of " + len + " returned " + n
-                            + ", expected " + expected);
-                if (n > 0) {
-                    bb.flip();
-                    byte[] got = new byte[n];
-                    bb.get(got);
-                    if (!Arrays.equals(got, 0, n, model, (int) pos, (int) pos + n))
-                        throw new RuntimeException("read at " + pos + ": bytes differ");
-                    md.update(got);
-                }
-            }
-        }
     }
 }

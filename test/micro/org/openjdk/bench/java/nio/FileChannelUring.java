@@ -58,7 +58,8 @@ import org.openjdk.jmh.annotations.*;
  * <p> Cold cache: the file is evicted (posix_fadvise DONTNEED through
  * {@code dd iflag=nocache count=0}) before each iteration; the file must be
  * much larger than what an iteration reads ({@code -p fileSize=...}, default 2 GiB,
- * created once in {@code /var/tmp}).
+ * created once in {@code /var/tmp}). Writes go to a 256 MiB file beside it,
+ * written back and evicted before each iteration.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -142,6 +143,8 @@ public class FileChannelUring {
             } else {
                 warm(path);
             }
+        } else {
+            clean(path);
         }
         fc = FileChannel.open(path, opts.toArray(new OpenOption[0]));
         boolean virtual = threads.startsWith("V");
@@ -234,6 +237,18 @@ public class FileChannelUring {
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .start()
                 .waitFor();
+    }
+
+    /**
+     * Writes back what earlier iterations, cases or forks left dirty and drops the file from the
+     * page cache, so that every write iteration starts from the same state and no writeback of
+     * another run's pages competes with the one measured.
+     */
+    static void clean(Path f) throws Exception {
+        try (FileChannel out = FileChannel.open(f, WRITE)) {
+            out.force(false);
+        }
+        evict(f);
     }
 
     static void warm(Path f) throws IOException {
