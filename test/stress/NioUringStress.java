@@ -1692,13 +1692,14 @@ public class NioUringStress {
                         rssBefore.getOrDefault(e.getKey(), 0L), rssAfter.getOrDefault(e.getKey(), 0L),
                         e.getValue()));
         Map<String, Long> mapBefore = before.anonMappings(), mapAfter = after.anonMappings();
-        mapAfter.entrySet().stream()
-                .filter(e -> e.getValue() - mapBefore.getOrDefault(e.getKey(), 0L) >= 1024)
-                .sorted((a, b) -> Long.compare(b.getValue() - mapBefore.getOrDefault(b.getKey(), 0L),
-                                               a.getValue() - mapBefore.getOrDefault(a.getKey(), 0L)))
+        Map<String, Long> mapGrowth = new TreeMap<>();
+        mapAfter.forEach((m, kb) -> mapGrowth.put(m, kb - mapBefore.getOrDefault(m, 0L)));
+        mapGrowth.entrySet().stream()
+                .filter(e -> e.getValue() >= 1024)
+                .sorted((a, b) -> Long.compare(b.getValue(), a.getValue()))
                 .limit(8)
                 .forEach(e -> System.out.printf("    anon mapping %s: rss before=%dkB after=%dkB%n", e.getKey(),
-                        mapBefore.getOrDefault(e.getKey(), 0L), e.getValue()));
+                        mapBefore.getOrDefault(e.getKey(), 0L), mapAfter.get(e.getKey())));
         boolean nmtOn = !before.nmt().isEmpty();
         long growth = 0;
         Map<String, String> nmtFigures = new LinkedHashMap<>();
