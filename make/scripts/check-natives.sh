@@ -13,7 +13,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 headers=$tree/build/release/support/headers
 [ -d "$headers/java.base" ] || die "no generated JNI headers in $headers: run make first"
 mingw=x86_64-w64-mingw32-gcc
-command -v $mingw >/dev/null || die "$mingw not found (make deps installs gcc-mingw-w64-x86-64)"
+command -v $mingw >/dev/null || die "$mingw not found (make check-windows installs it: gcc-mingw-w64-x86-64)"
 
 incs() {  # os module lib -> -I flags as the JDK build has them for that library
     local os=$1 m=$2 lib=$3

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Obtains the pinned upstream source and leaves it, verified and unpacked, in $PRISTINE.
 # Sources, first that applies: UPSTREAM_DIR (an unpacked tree, used as it is), UPSTREAM_TARBALL,
-# a tarball already downloaded into the download cache, `apt-get source`, the release tag.
+# a tarball already downloaded into the download cache, `apt-get source` from Debian's
+# DEBIAN_SOURCE_SUITE (added for that command only), the release tag if its commit is pinned.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -34,11 +35,24 @@ if [ -n "${UPSTREAM_TARBALL:-}" ]; then
 elif [ -f "$dl/$UPSTREAM_TARBALL_NAME" ]; then
     tarball=$dl/$UPSTREAM_TARBALL_NAME
 else
-    note "fetching $UPSTREAM_DEB_SOURCE=$UPSTREAM_DEB_VERSION with apt-get source"
-    add_suite "${DEBIAN_SOURCE_SUITE:?}" deb-src
-    if (cd "$dl" && apt-get source --download-only -q "$UPSTREAM_DEB_SOURCE=$UPSTREAM_DEB_VERSION" >/dev/null 2>&1) \
+    # Debian's source package, from its suite through a private sources list (common.sh)
+    src_suite=${DEBIAN_SOURCE_SUITE:?}
+    note "fetching $UPSTREAM_DEB_SOURCE=$UPSTREAM_DEB_VERSION from Debian $src_suite with apt-get source"
+    suite_apt_opts "$src_suite" deb-src
+    if ! apt-get "${APT_OPTS[@]}" update -q > "$dl/apt-get.log" 2>&1; then
+        why="apt-get update of Debian $src_suite failed (see $dl/apt-get.log)"
+    elif (cd "$dl" && apt-get "${APT_OPTS[@]}" source --download-only -q \
+            "$UPSTREAM_DEB_SOURCE=$UPSTREAM_DEB_VERSION" >> "$dl/apt-get.log" 2>&1) \
             && [ -f "$dl/$UPSTREAM_TARBALL_NAME" ]; then
         tarball=$dl/$UPSTREAM_TARBALL_NAME
+    else
+        offered=$(apt-cache "${APT_OPTS[@]}" showsrc "$UPSTREAM_DEB_SOURCE" 2>/dev/null \
+                      | sed -n 's/^Version: //p' | sort -u | paste -sd ' ') || true
+        if echo " $offered " | grep -qF " $UPSTREAM_DEB_VERSION "; then
+            why="apt-get source $UPSTREAM_DEB_SOURCE=$UPSTREAM_DEB_VERSION failed (see $dl/apt-get.log)"
+        else
+            why="Debian $src_suite no longer has $UPSTREAM_DEB_SOURCE $UPSTREAM_DEB_VERSION; it offers: ${offered:-no version}"
+        fi
     fi
 fi
 
@@ -51,8 +65,13 @@ if [ -n "$tarball" ]; then
     mv "$pristine.tmp/$UPSTREAM_TOPDIR" "$pristine"
     rmdir "$pristine.tmp"
 else
-    [ -n "${UPSTREAM_GIT_COMMIT:-}" ] || die "no upstream source: apt-get source failed and the release tag
-  has no pinned commit in make/conf; pass UPSTREAM_TARBALL=/path/$UPSTREAM_TARBALL_NAME"
+    [ -n "${UPSTREAM_GIT_COMMIT:-}" ] || die "the pinned upstream source cannot be had.
+  $why.
+  The release tag is no fallback: make/conf pins no commit for it (UPSTREAM_GIT_COMMIT).
+  Pass the pinned release: UPSTREAM_TARBALL=/path/to/$UPSTREAM_TARBALL_NAME (checked against
+  the sha256 in make/conf) or UPSTREAM_DIR=/path/to/an/unpacked/tree; or move make/conf to an
+  update Debian offers: make update-upstream VERSION=<Debian version> (doc/driver.md)."
+    note "$why; trying the release tag"
     note "cloning $UPSTREAM_GIT_URL at $UPSTREAM_GIT_TAG"
     git clone -q --depth 1 --branch "$UPSTREAM_GIT_TAG" "$UPSTREAM_GIT_URL" "$pristine.tmp/src" \
         || die "cannot clone $UPSTREAM_GIT_URL"

@@ -11,7 +11,7 @@ set -euo pipefail
 out=$1
 file=${FIO_FILE:-/var/tmp/nio-uring-bench.dat}
 runtime=${RUNTIME:-5}
-command -v fio >/dev/null || die "fio is not installed (make deps)"
+command -v fio >/dev/null || die "fio is not installed (make fio installs it)"
 [ -f "$file" ] || die "$file does not exist: run the FileChannelUring benchmark once first"
 [ -f "$file.w" ] || die "$file.w does not exist: run the FileChannelUring benchmark with -p op=write first"
 mkdir -p "$out"
