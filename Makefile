@@ -6,10 +6,12 @@
 #   make baseline        unmodified upstream, same flags: build/baseline-jdk
 #   make micro           the JMH microbenchmarks (test/micro) with OpenJDK's microbenchmark build
 #   make compare BENCH=  the same benchmarks on baseline and patched JDK, side by side
+#   make perf-matrix     the never-slower guard: reads over threads x cache x block x O_DIRECT
 #   make fio             fio's io_uring figures for FileChannelUring's files (the device limit)
 #   make ramdisk[-down]  ext4 on a RAM-backed loop device at build/ramdisk (root), for write runs
 #   make compare-reaper  the reaper thread against a Poller-driven virtual reaper (experiment)
 #   make check-patches   the series applies to pristine upstream with no fuzz or offset, DEP-3 ok
+#   make update-upstream VERSION=26.0.x+y-z   move make/conf to that Debian openjdk-26, re-check
 #   make check-windows   syntax-check the Windows (MinGW) and non-Linux Unix native files
 #   make refresh-patches regenerate patches/ from edits in build/src/patched
 #   make check-bad-input the bad-input cases on baseline and patched JDK (every mode), diffed
@@ -19,6 +21,7 @@
 #   make stress-selftest the stress harness must catch corruption it injects itself: PASS/FAIL
 #
 # BUILD_DIR (default ./build) may point outside the clone to keep a tree across clones.
+# BOOT_JDK (default: JAVA_HOME, else a JDK 25 or 26 in /usr/lib/jvm) builds the JDKs.
 
 include make/conf
 
@@ -40,16 +43,20 @@ export BUILD_DIR UPSTREAM_TARBALL UPSTREAM_DIR UPSTREAM_SHA256 UPSTREAM_TARBALL_
     UPSTREAM_TOPDIR UPSTREAM_DEB_SOURCE UPSTREAM_DEB_VERSION UPSTREAM_GIT_URL \
     UPSTREAM_GIT_TAG UPSTREAM_GIT_COMMIT DEBIAN_NEXT_SUITE DEBIAN_SOURCE_SUITE
 
-CONFIGURE_ALL = $(CONFIGURE_FLAGS) --with-jtreg=$(JTREG_HOME) --with-jmh=$(DEPS_DIR)/jmh
+# The boot JDK (make/scripts/boot-jdk.sh), looked for once and only by the targets that
+# configure; when there is none, the script says how to get one and make stops.
+BOOT_JDK_FOUND = $(eval BOOT_JDK_FOUND := $$(shell BOOT_JDK='$(BOOT_JDK)' JAVA_HOME='$(JAVA_HOME)' $(SCRIPTS)/boot-jdk.sh))$(or \
+    $(BOOT_JDK_FOUND),$(error no boot JDK))
+CONFIGURE_ALL = --with-boot-jdk=$(BOOT_JDK_FOUND) $(CONFIGURE_FLAGS) --with-jtreg=$(JTREG_HOME) --with-jmh=$(DEPS_DIR)/jmh
 
 .PHONY: all jdk baseline deps upstream assemble assemble-baseline test test-upstream micro \
-    compare compare-reaper fio ramdisk ramdisk-down check-patches refresh-patches check-windows check-bad-input fault stress \
+    compare perf-matrix compare-reaper fio ramdisk ramdisk-down check-patches update-upstream refresh-patches check-windows check-bad-input fault stress \
     leak-check stress-selftest clean help
 
 all: jdk
 
 help:
-	@sed -n '3,20p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,/^#$$/p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@$(SCRIPTS)/deps.sh $(DEPS_DIR) $(DEBIAN_NEXT_SUITE) $(JMH_ARTIFACTS)
@@ -98,19 +105,31 @@ micro: jdk
 	@ln -sfn $(call JDK_OUT,$(PATCHED_TREE))/images/test/micro/benchmarks.jar $(BUILD_DIR)/benchmarks.jar
 
 compare: micro baseline
+	@$(SCRIPTS)/deps.sh --for gnuplot
 	@python3 $(SCRIPTS)/compare.py --baseline $(BUILD_DIR)/baseline-jdk --patched $(BUILD_DIR)/jdk \
 	    --jar $(BUILD_DIR)/benchmarks.jar --out $(BUILD_DIR)/compare \
 	    --bench '$(BENCH)' --forks '$(or $(FORKS),2)' --jmh '$(JMH_OPTIONS)' \
 	    $(if $(filter 1 yes true,$(PER_CASE)),--per-case)
 
+# The never-slower guard: FileChannelUring reads, baseline against patched, over thread counts,
+# cache states, block sizes and O_DIRECT, a fork pair per case; prints every row below 0.98x.
+# THREADS, CACHES, BLOCKS, DIRECT (comma lists) and FORKS (default 8) narrow or widen it.
+perf-matrix: micro baseline
+	@python3 $(SCRIPTS)/perf-matrix.py --baseline $(BUILD_DIR)/baseline-jdk --patched $(BUILD_DIR)/jdk \
+	    --jar $(BUILD_DIR)/benchmarks.jar --out $(BUILD_DIR)/perf-matrix --forks $(or $(FORKS),8) \
+	    $(if $(THREADS),--threads $(THREADS)) $(if $(CACHES),--caches $(CACHES)) \
+	    $(if $(BLOCKS),--blocks $(BLOCKS)) $(if $(DIRECT),--direct $(DIRECT))
+
 # Experiment: the platform reaper thread against a virtual reaper parked in the Poller, on the
 # patched JDK (make/experiments/poller-reaper.patch through --patch-module)
 compare-reaper: micro
+	@$(SCRIPTS)/deps.sh --for gnuplot
 	@$(SCRIPTS)/reaper-experiment.sh $(BUILD_DIR)/jdk $(BUILD_DIR)/benchmarks.jar \
 	    $(BUILD_DIR)/compare-reaper '$(or $(BENCH),FileChannelUring)' '$(or $(FORKS),2)' '$(JMH_OPTIONS)'
 
 # fio's io_uring figures for FileChannelUring's files (the device limit beside the benchmark)
 fio:
+	@$(SCRIPTS)/deps.sh --for fio
 	@$(SCRIPTS)/fio.sh $(BUILD_DIR)/fio
 
 # A RAM-backed ext4 (loop device on /dev/shm, root only) to compare write paths without the
@@ -124,9 +143,16 @@ ramdisk-down:
 check-patches: upstream
 	@$(SCRIPTS)/check-patches.sh $(TOPDIR)/patches $(PRISTINE)
 
+# Moves make/conf to another Debian openjdk-26 upload (VERSION=<Debian version>), then checks
+# the series against it; without VERSION, lists the versions Debian offers.
+update-upstream: deps
+	@$(SCRIPTS)/update-upstream.sh $(TOPDIR)/make/conf '$(VERSION)'
+	@$(if $(VERSION),$(MAKE) --no-print-directory check-patches)
+
 # Native files a Linux build does not compile: Windows ones with MinGW, Unix ones that a Linux
 # file of the same name replaces. Uses the JNI headers of the last `make`.
 check-windows:
+	@$(SCRIPTS)/deps.sh --for mingw
 	@$(SCRIPTS)/check-natives.sh $(PATCHED_TREE)
 
 refresh-patches:

@@ -158,6 +158,7 @@ def main():
     raw = {"baseline": {}, "patched": {}}
     peak = {"baseline": {}, "patched": {}}
     perfork = {"baseline": {}, "patched": {}}   # mean score of each fork, in fork order
+    pct = {"baseline": {}, "patched": {}}       # SampleTime percentiles of each fork
     meta = {}
     runs = list(enumerate(cases(a.jmh.split()))) if a.per_case else [(None, a.jmh.split())]
     for fork, (case, opts) in itertools.product(range(1, a.forks + 1), runs):
@@ -171,10 +172,13 @@ def main():
                 k = key(r)
                 pm = r["primaryMetric"]
                 meta[k] = (r["mode"], pm["scoreUnit"])
-                # rawData: one list of iteration scores per fork
-                for forkdata in pm["rawData"]:
+                # rawData: one list of iteration scores per fork (SampleTime has
+                # histograms instead: the fork's score stands for it)
+                for forkdata in pm.get("rawData") or [[pm["score"]]]:
                     raw[jdk[0]].setdefault(k, []).extend(forkdata)
                     perfork[jdk[0]].setdefault(k, []).append(statistics.mean(forkdata))
+                if pm.get("scorePercentiles") and r["mode"] == "sample":
+                    pct[jdk[0]].setdefault(k, []).append(pm["scorePercentiles"])
                 for name, sm in (r.get("secondaryMetrics") or {}).items():
                     sk = (k[0] + ":" + name, k[1])
                     meta.setdefault(sk, (r["mode"], sm["scoreUnit"]))
@@ -242,6 +246,15 @@ def main():
                                                          math.exp(m), math.exp(m - half),
                                                          math.exp(m + half)))
                 row["pair_geomean"] = [math.exp(m), math.exp(m - half), math.exp(m + half)]
+        for q in ("50.0", "90.0", "99.0", "99.9"):
+            # SampleTime: each percentile, averaged over the forks
+            qb = [d[q] for d in pct["baseline"].get(k, []) if q in d]
+            qp = [d[q] for d in pct["patched"].get(k, []) if q in d]
+            if qb and qp:
+                emit("%-46s %14.3f %10s %14.3f" % ("  p" + q.rstrip("0").rstrip("."),
+                                                   statistics.mean(qb), "",
+                                                   statistics.mean(qp)))
+                row.setdefault("percentiles", {})[q] = [statistics.mean(qb), statistics.mean(qp)]
         bp, pp = peak["baseline"].get(k), peak["patched"].get(k)
         if bp or pp:
             # the benchmark's own maxima over all iterations and forks

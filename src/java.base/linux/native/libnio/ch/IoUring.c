@@ -30,6 +30,7 @@
  * pread/pwrite.
  */
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -38,6 +39,7 @@
 #include <sched.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -205,51 +207,40 @@ Java_sun_nio_ch_IoUring_probe0(JNIEnv *env, jclass clazz, jlong address)
 }
 
 #ifdef NIO_URING
-/*
- * Submits what is queued in the SQ ring. The caller holds the ring's submit
- * lock. A queued SQE is never abandoned: it would run later against a buffer
- * that may have been reused, so transient failures are retried.
- */
-static int
-submitAll(struct io_uring *ring)
-{
-    int res;
-    for (;;) {
-        res = io_uring_submit(ring);
-        if (res >= 0)
-            return 0;
-        if (res == -EINTR)
-            continue;
-        if (res == -EAGAIN || res == -EBUSY) {
-            /* kernel short of memory, or CQ overflow until the reaper drains it */
-            sched_yield();
-            continue;
-        }
-        return res;
-    }
-}
+/* user_data of an SQE turned into a NOP after a failed submission */
+#define NOP_TAG ((__u64) -1)
 
 /*
- * Gets a free SQE, submitting what is queued first if the SQ ring is full.
- * Returns 0, or -errno (-EAGAIN if the ring still has no free entry).
+ * Test-only fault injection, set by setTestFault0: the countdown of
+ * submissions before io_uring_enter "fails" with EPERM after the SQE has been
+ * made visible to the kernel, and of reaper waits before one "fails" with
+ * EBADR (a dropped CQE).
  */
+static volatile int testSubmitFault = 0;
+static volatile int testWaitFault = 0;
+
 static int
-getSqe(struct io_uring *ring, struct io_uring_sqe **sqep)
+testFault(volatile int *countdown)
 {
-    struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
-    if (sqe == NULL) {
-        int res = submitAll(ring);
-        if (res < 0)
-            return res;
-        sqe = io_uring_get_sqe(ring);
-        if (sqe == NULL)
-            return -EAGAIN;
+    int n = *countdown;
+    if (n > 0) {
+        *countdown = n - 1;
+        return n == 1;
     }
-    *sqep = sqe;
     return 0;
 }
 #endif
 
+/*
+ * Queues one read or write and submits it. The caller holds the ring's submit
+ * lock, and every earlier submission has been taken by the kernel or
+ * neutralized, so the SQ ring holds no other entry. Returns 0 when the kernel
+ * has taken the SQE, or -errno if io_uring_enter failed (EAGAIN and EBUSY,
+ * the kernel short of memory, are retried for a while first). After a
+ * failure the SQE, which io_uring_submit has made visible to the kernel, is
+ * turned into a NOP before returning: the kernel never reads or writes the
+ * caller's buffer through it, even if the ring is entered again.
+ */
 JNIEXPORT jint JNICALL
 Java_sun_nio_ch_IoUring_submit0(JNIEnv *env, jclass clazz, jlong address,
                                 jboolean write, jint fd, jlong bufAddress,
@@ -257,10 +248,12 @@ Java_sun_nio_ch_IoUring_submit0(JNIEnv *env, jclass clazz, jlong address,
 {
 #ifdef NIO_URING
     struct io_uring *ring = jlong_to_ptr(address);
-    struct io_uring_sqe *sqe;
-    int res = getSqe(ring, &sqe);
-    if (res < 0)
-        return res;
+    struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
+    int retries = 0;
+    int res;
+
+    if (sqe == NULL)
+        return -EBUSY;   /* cannot happen: the SQ ring is empty */
     if (write) {
         io_uring_prep_write(sqe, fd, jlong_to_ptr(bufAddress), (unsigned) len,
                             (__u64) position);
@@ -269,97 +262,190 @@ Java_sun_nio_ch_IoUring_submit0(JNIEnv *env, jclass clazz, jlong address,
                            (__u64) position);
     }
     io_uring_sqe_set_data64(sqe, (__u64) userData);
-    return submitAll(ring);
-#else
-    return -ENOSYS;
-#endif
-}
-
-JNIEXPORT jint JNICALL
-Java_sun_nio_ch_IoUring_cancel0(JNIEnv *env, jclass clazz, jlong address,
-                                jlong userData, jlong cancelTag)
-{
-#ifdef NIO_URING
-    struct io_uring *ring = jlong_to_ptr(address);
-    struct io_uring_sqe *sqe;
-    int res = getSqe(ring, &sqe);
-    if (res < 0)
-        return res;
-    io_uring_prep_cancel64(sqe, (__u64) userData, 0);
-    io_uring_sqe_set_data64(sqe, (__u64) cancelTag);
-    return submitAll(ring);
+    for (;;) {
+        if (testFault(&testSubmitFault)) {
+            /* as if io_uring_enter were denied: the SQE stays in the SQ ring */
+            ring->sq.sqe_head = ring->sq.sqe_tail;
+            io_uring_smp_store_release(ring->sq.ktail, ring->sq.sqe_tail);
+            res = -EPERM;
+        } else {
+            res = io_uring_submit(ring);
+        }
+        if (res >= 0 && io_uring_sq_ready(ring) == 0)
+            return 0;
+        if (res == -EINTR)
+            continue;
+        if ((res >= 0 || res == -EAGAIN || res == -EBUSY) && ++retries < 1000) {
+            sched_yield();
+            continue;
+        }
+        break;
+    }
+    if (res >= 0)
+        res = -EAGAIN;
+    /*
+     * The kernel did not take the SQE, which is visible to it in the SQ
+     * ring: make it harmless.
+     */
+    io_uring_prep_nop(sqe);
+    io_uring_sqe_set_data64(sqe, NOP_TAG);
+    return res;
 #else
     return -ENOSYS;
 #endif
 }
 
 /*
- * Waits for at least one completion, then copies up to max completions as
- * (user_data, res) pairs of jlong to the array at bufAddress. Returns the
- * number copied, 0 if interrupted, or -errno.
+ * Waits in the kernel until the CQ ring holds at least one completion.
+ * Returns 0, or -errno for a failure that retrying will not cure.
  */
 JNIEXPORT jint JNICALL
-Java_sun_nio_ch_IoUring_reap0(JNIEnv *env, jclass clazz, jlong address,
-                              jlong bufAddress, jint max)
+Java_sun_nio_ch_IoUring_wait0(JNIEnv *env, jclass clazz, jlong address)
+{
+#ifdef NIO_URING
+    struct io_uring *ring = jlong_to_ptr(address);
+    int res;
+    if (testFault(&testWaitFault))
+        return -EBADR;
+    res = (int) syscall(__NR_io_uring_enter, ring->ring_fd, 0, 1,
+                        IORING_ENTER_GETEVENTS, NULL, 0);
+    if (res >= 0 || errno == EINTR || errno == EAGAIN || errno == EBUSY || errno == ETIME)
+        return 0;
+    return -errno;
+#else
+    return -ENOSYS;
+#endif
+}
+
+/*
+ * Copies up to max completions from the CQ ring, without waiting, as
+ * (user_data, res) pairs of jlong to the array at bufAddress, and frees
+ * their entries. NOPs are skipped. Returns the number copied. The caller
+ * holds the ring's reap lock.
+ */
+JNIEXPORT jint JNICALL
+Java_sun_nio_ch_IoUring_drain0(JNIEnv *env, jclass clazz, jlong address,
+                               jlong bufAddress, jint max)
 {
 #ifdef NIO_URING
     struct io_uring *ring = jlong_to_ptr(address);
     jlong *out = jlong_to_ptr(bufAddress);
     struct io_uring_cqe *cqe;
     unsigned head;
+    unsigned seen = 0;
     int n = 0;
-    int res = io_uring_wait_cqe(ring, &cqe);
-    if (res == -EINTR || res == -EAGAIN || res == -ETIME)
-        return 0;
-    if (res < 0)
-        return res;
     io_uring_for_each_cqe(ring, head, cqe) {
         if (n == max)
             break;
+        seen++;
+        if (cqe->user_data == NOP_TAG)
+            continue;
         out[2 * n] = (jlong) cqe->user_data;
         out[2 * n + 1] = (jlong) cqe->res;
         n++;
     }
-    io_uring_cq_advance(ring, (unsigned) n);
+    io_uring_cq_advance(ring, seen);
     return n;
+#else
+    return 0;
+#endif
+}
+
+/*
+ * Cancels every request of the ring and waits until the kernel is done with
+ * each: when it returns 0, no request still uses a buffer, and every one that
+ * has not been dropped has its CQE in the CQ ring. Returns -errno if
+ * synchronous cancellation is not available (kernels before 6.0) or failed.
+ */
+JNIEXPORT jint JNICALL
+Java_sun_nio_ch_IoUring_cancelAll0(JNIEnv *env, jclass clazz, jlong address)
+{
+#ifdef NIO_URING
+    struct io_uring *ring = jlong_to_ptr(address);
+    struct io_uring_sync_cancel_reg reg;
+    int res;
+    memset(&reg, 0, sizeof(reg));
+    reg.fd = -1;
+    reg.flags = IORING_ASYNC_CANCEL_ANY;
+    reg.timeout.tv_sec = -1;
+    reg.timeout.tv_nsec = -1;
+    do {
+        res = io_uring_register_sync_cancel(ring, &reg);
+    } while (res == -EINTR);
+    return (res == -ENOENT) ? 0 : res;
 #else
     return -ENOSYS;
 #endif
 }
 
 /*
+ * Test-only: arms the fault injection of submit0 (kind 0) or wait0 (kind 1),
+ * to happen on the n-th call from now.
+ */
+JNIEXPORT void JNICALL
+Java_sun_nio_ch_IoUring_setTestFault0(JNIEnv *env, jclass clazz, jint kind, jint n)
+{
+#ifdef NIO_URING
+    if (kind == 0) {
+        testSubmitFault = n;
+    } else {
+        testWaitFault = n;
+    }
+#endif
+}
+
+/*
+ * preadv2 is looked up at run time, as FileDispatcherImpl.c looks up
+ * copy_file_range, so that a libnio built against an older C library still
+ * has it; RWF_NOWAIT is a kernel ABI constant.
+ */
+#ifndef RWF_NOWAIT
+#define RWF_NOWAIT 0x00000008
+#endif
+
+typedef ssize_t preadv2_func(int, const struct iovec *, int, off_t, int);
+static preadv2_func *my_preadv2_func = NULL;
+
+JNIEXPORT void JNICALL
+Java_sun_nio_ch_IoUring_init0(JNIEnv *env, jclass clazz)
+{
+    my_preadv2_func = (preadv2_func *) dlsym(RTLD_DEFAULT, "preadv2");
+}
+
+/*
  * preadv2(RWF_NOWAIT): reads only what can be had without blocking.
- * Returns as pread0 does, IOS_UNAVAILABLE if the read would block, or
- * IOS_UNSUPPORTED_CASE if the file or kernel does not support RWF_NOWAIT.
+ * Returns as pread0 does, IOS_UNAVAILABLE if the read would block,
+ * IOS_UNSUPPORTED_CASE if the file does not support RWF_NOWAIT, or
+ * IOS_UNSUPPORTED if the C library or the kernel does not.
  */
 JNIEXPORT jint JNICALL
 Java_sun_nio_ch_IoUring_preadNoWait0(JNIEnv *env, jclass clazz, jobject fdo,
                                      jlong address, jint len, jlong position)
 {
-#ifdef RWF_NOWAIT
     struct iovec iov;
     ssize_t n;
+    if (my_preadv2_func == NULL)
+        return IOS_UNSUPPORTED;
     iov.iov_base = jlong_to_ptr(address);
     iov.iov_len = (size_t) len;
-    n = preadv2(fdval(env, fdo), &iov, 1, (off_t) position, RWF_NOWAIT);
-    if (n < 0 && (errno == EOPNOTSUPP || errno == ENOSYS || errno == EINVAL))
-        return IOS_UNSUPPORTED_CASE;
+    n = my_preadv2_func(fdval(env, fdo), &iov, 1, (off_t) position, RWF_NOWAIT);
+    if (n < 0) {
+        if (errno == ENOSYS)
+            return IOS_UNSUPPORTED;
+        if (errno == EOPNOTSUPP || errno == EINVAL)
+            return IOS_UNSUPPORTED_CASE;
+    }
     return convertReturnVal(env, (jint) n, JNI_TRUE);
-#else
-    return IOS_UNSUPPORTED_CASE;
-#endif
 }
 
 /*
  * Maps a negative CQE result as pread0/pwrite0 map errno: IOS_INTERRUPTED for
- * EINTR (and ECANCELED, a cancelled op), IOS_UNAVAILABLE for EAGAIN, else
+ * EINTR, IOS_UNAVAILABLE for EAGAIN, else
  * throws IOException "Read failed"/"Write failed" with the error's message.
  */
 JNIEXPORT jint JNICALL
 Java_sun_nio_ch_IoUring_error0(JNIEnv *env, jclass clazz, jint res, jboolean reading)
 {
-    if (res == -ECANCELED)
-        return IOS_INTERRUPTED;
     errno = -res;
     return convertReturnVal(env, -1, reading);
 }

@@ -21,6 +21,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <unistd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -70,10 +71,31 @@ Java_sun_nio_ch_Skipper_pipe0(JNIEnv *env, jclass clazz, jobject fdo, jint len)
 {
     jint fd = fdval(env, fdo);
     if (devNull >= 0) {
-        ssize_t n = splice(fd, NULL, devNull, NULL, (size_t)len, 0);
-        if (n >= 0 || errno != EINVAL)
-            return convertReturnVal(env, (jint)n, JNI_TRUE);
-        /* EINVAL: not a pipe (a character device), read it instead */
+        /*
+         * SPLICE_F_NONBLOCK always: before Linux 5.1 splice ignores the
+         * pipe's O_NONBLOCK, and a virtual thread's non-blocking pipe must
+         * never block its carrier. A blocking fd with nothing to discard
+         * waits in poll, as a read would wait, and is signalled as it is.
+         */
+        for (;;) {
+            ssize_t n = splice(fd, NULL, devNull, NULL, (size_t)len, SPLICE_F_NONBLOCK);
+            if (n < 0 && errno == EAGAIN) {
+                struct pollfd pfd;
+                int flags = fcntl(fd, F_GETFL);
+                if (flags < 0 || (flags & O_NONBLOCK) != 0)
+                    return convertReturnVal(env, (jint)n, JNI_TRUE);
+                pfd.fd = fd;
+                pfd.events = POLLIN;
+                pfd.revents = 0;
+                if (poll(&pfd, 1, -1) < 0)
+                    return convertReturnVal(env, -1, JNI_TRUE);
+                continue;
+            }
+            if (n >= 0 || errno != EINVAL)
+                return convertReturnVal(env, (jint)n, JNI_TRUE);
+            /* EINVAL: not a pipe (a character device), read it instead */
+            break;
+        }
     }
     return discardScratch(env, fd, len, JNI_FALSE);
 }

@@ -89,7 +89,7 @@ public class IoUringInterrupt {
                 int iterations = 0;
                 while (iterations < 30 || System.currentTimeMillis() < deadline) {
                     if (iterations % 25 == 0)
-                        evict(file);
+                        IoUringRings.evict(file);
                     iteration(factory, iterations % 2 == 0);
                     iterations++;
                 }
@@ -183,18 +183,6 @@ public class IoUringInterrupt {
                         throw new RuntimeException("corrupt read at " + position + "+" + i);
                 }
             }
-        }
-    }
-
-    static void evict(Path f) throws Exception {
-        try {
-            new ProcessBuilder("dd", "if=" + f, "iflag=nocache", "count=0")
-                    .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                    .start()
-                    .waitFor();
-        } catch (IOException e) {
-            // no dd: reads are hot, still correct
         }
     }
 }

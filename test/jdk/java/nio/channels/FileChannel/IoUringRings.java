@@ -30,7 +30,8 @@ import java.util.stream.Stream;
 /**
  * The io_uring instances of this process as /proc shows them, for the
  * IoUring* tests (and make/scripts/FaultChild.java): their fds, and the
- * completions they have posted, proof that they were used.
+ * completions they have posted, proof that they were used; and a way to
+ * make a file cold for them.
  */
 final class IoUringRings {
     private IoUringRings() { }
@@ -45,6 +46,23 @@ final class IoUringRings {
                     return false;   // closed since listed
                 }
             }).toList();
+        }
+    }
+
+    /**
+     * Drops a file from the page cache (POSIX_FADV_DONTNEED through
+     * {@code dd iflag=nocache count=0}), so that reads of it go to the
+     * device. Without dd the file stays cached: reads are hot, still correct.
+     */
+    static void evict(Path f) throws InterruptedException {
+        try {
+            new ProcessBuilder("dd", "if=" + f, "iflag=nocache", "count=0")
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start()
+                    .waitFor();
+        } catch (IOException e) {
+            // no dd
         }
     }
 

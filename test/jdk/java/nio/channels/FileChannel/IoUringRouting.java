@@ -24,9 +24,10 @@
 /*
  * @test id=auto
  * @summary Which positional operations each io_uring policy sends to the ring, counted
- *          by the completions the rings post: in auto, of reads and writes of cached data
- *          and O_DIRECT, only a virtual thread's O_DIRECT read; writes, platform threads
- *          and cached reads keep pread/pwrite; in always every one, in never none
+ *          by the completions the rings post: in auto, none of these reads and writes
+ *          of cached data and O_DIRECT by one thread at a time (writes, platform
+ *          threads, cached reads and a lone O_DIRECT read keep pread/pwrite); in always
+ *          every one, in never none
  * @requires os.family == "linux"
  * @key randomness
  * @library /test/lib
@@ -81,9 +82,10 @@ public class IoUringRouting {
             return switch (MODE) {
                 case "always" -> true;
                 case "never" -> false;
-                // the data is cached, so of the reads by virtual threads only
-                // O_DIRECT ones need the ring
-                case "auto" -> virtual && !write && open == Open.DIRECT;
+                // the data is cached, so reads by virtual threads do not need
+                // the ring, and an O_DIRECT read by one virtual thread at a
+                // time is compensated for, as upstream
+                case "auto" -> false;
                 default -> throw new RuntimeException("mode " + MODE);
             };
         }
@@ -145,6 +147,8 @@ public class IoUringRouting {
                     }
                 }
             }
+            if (MODE.equals("auto") && !IoUringRings.fds().isEmpty())
+                coldPolicy(direct, failures);
             if (MODE.equals("never") && !IoUringRings.fds().isEmpty())
                 failures.add("never: io_uring fds open: " + IoUringRings.fds());
             if (!failures.isEmpty())
@@ -153,6 +157,65 @@ public class IoUringRouting {
             Files.deleteIfExists(file);
         }
         System.out.println("passed");
+    }
+
+    /**
+     * auto, cold data: a lone virtual thread's reads block its carrier, as
+     * upstream's do (no other virtual thread waits for it), and none reaches
+     * a ring; when many virtual threads read at once, reads that would block
+     * park on a ring instead, buffered and O_DIRECT.
+     */
+    static void coldPolicy(boolean direct, List<String> failures) throws Throwable {
+        int blocks = 16384;
+        Path big = Files.createTempFile(Path.of("."), "routing-cold", ".dat");
+        try {
+            byte[] data = new byte[blocks * 4096];
+            RAND.nextBytes(data);
+            Files.write(big, data);
+            for (boolean odirect : direct ? new boolean[] { false, true } : new boolean[] { false }) {
+                for (int threads : new int[] { 1, 64 }) {
+                    IoUringRings.evict(big);
+                    long before = IoUringRings.completions();
+                    List<Thread> readers = new ArrayList<>();
+                    Throwable[] failure = new Throwable[1];
+                    try (FileChannel fc = odirect ? FileChannel.open(big, READ, ExtendedOpenOption.DIRECT)
+                                                  : FileChannel.open(big, READ)) {
+                        for (int t = 0; t < threads; t++) {
+                            long seed = RAND.nextLong();
+                            readers.add(Thread.ofVirtual().start(() -> {
+                                Random r = new Random(seed);
+                                ByteBuffer bb = ByteBuffer.allocateDirect(8192).alignedSlice(4096).limit(4096);
+                                try {
+                                    for (int i = 0; i < OPS; i++) {
+                                        int block = r.nextInt(blocks);
+                                        if (fc.read(bb.clear().limit(4096), block * 4096L) != 4096
+                                                || bb.get(0) != data[block * 4096]
+                                                || bb.get(4095) != data[block * 4096 + 4095])
+                                            throw new RuntimeException("wrong read of block " + block);
+                                    }
+                                } catch (Throwable e) {
+                                    failure[0] = e;
+                                }
+                            }));
+                        }
+                        for (Thread t : readers)
+                            t.join();
+                    }
+                    if (failure[0] != null)
+                        throw failure[0];
+                    long used = IoUringRings.completions() - before;
+                    String c = "cold " + (odirect ? "O_DIRECT" : "buffered") + " reads, "
+                            + threads + " virtual thread(s)";
+                    System.out.printf("%-44s ring completions %d%n", c, used);
+                    if (threads == 1 && used != 0)
+                        failures.add(c + ": " + used + " ring completions, expected none");
+                    if (threads > 1 && used == 0)
+                        failures.add(c + ": no ring completion");
+                }
+            }
+        } finally {
+            Files.deleteIfExists(big);
+        }
     }
 
     /**

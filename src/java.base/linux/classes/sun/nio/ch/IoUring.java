@@ -27,6 +27,7 @@ package sun.nio.ch;
 
 import java.io.FileDescriptor;
 import java.io.IOException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -36,35 +37,57 @@ import jdk.internal.misc.Unsafe;
 /**
  * A shared io_uring instance for positional file reads and writes.
  *
- * <p> A thread submits its operation under the ring's lock, with the index of
- * a free slot and the slot's sequence number as {@code user_data}, and then
- * waits, parked, until the ring's reaper thread has the completion, stores the
- * result in the slot and unparks it. The caller does not return before the
- * completion has arrived, so the buffer and the file descriptor stay valid for
- * as long as the kernel may use them; an interrupt only requests cancellation
- * ({@code IORING_OP_ASYNC_CANCEL}) and the wait continues. When all slots are
- * in use, submitters wait for one to be freed.
+ * <p> A thread submits its operation under the ring's submit lock, with the
+ * index of a free slot and the slot's sequence number as {@code user_data}.
+ * It then takes what the CQ ring already holds: a read of cached data
+ * completes during the submission, and its submitter needs no other thread.
+ * Otherwise it parks until its completion has been taken from the CQ ring,
+ * by the reaper thread or by another submitter, and stored in its slot. The
+ * reaper waits in the kernel only while a submitter is parked, so that
+ * completions that their submitters take themselves wake no thread.
+ *
+ * <p> Once submitted, an operation is waited for until its completion has
+ * arrived, whatever happens to the thread meanwhile, so that the buffer and
+ * the file descriptor stay valid for as long as the kernel may use them. An
+ * interrupt does not cancel it: a read or write of a regular file is not
+ * interruptible with pread/pwrite either. When all slots are in use,
+ * submitters wait for one to be freed.
+ *
+ * <p> A ring that fails (a submission the kernel refuses, a reaper that
+ * cannot wait for completions or dies) is dead: it takes no new operation,
+ * the kernel is asked to cancel what it still has, and every operation in
+ * flight ends with {@link #FALLBACK}, so that its caller does it with
+ * pread/pwrite instead.
  */
 final class IoUring {
     private static final Unsafe UNSAFE = Unsafe.getUnsafe();
 
-    // user_data of cancel requests; their completions are ignored
-    private static final long CANCEL_TAG = -1L;
+    // returned by execute when the operation was not done: use pread/pwrite
+    static final int FALLBACK = Integer.MIN_VALUE;
 
-    // returned by execute when the operation could not be submitted
-    static final int SUBMIT_FAILED = Integer.MIN_VALUE;
+    // ECANCELED: the kernel cancelled the operation (the ring died, or the
+    // thread that submitted it exited); it was not done
+    private static final int ECANCELED = -125;
 
-    // number of completions the reaper takes from the CQ ring at a time
+    // number of completions taken from the CQ ring at a time
     private static final int REAP_BATCH = 64;
+
+    // times a submitter looks for its completion before it parks, while
+    // another thread is taking completions
+    private static final int SPINS = 64;
+
+    // how long a dead ring's reaper polls for completions when the kernel
+    // cannot cancel synchronously, before it gives up on them (ms)
+    private static final long DEATH_POLL_MILLIS = 10_000;
 
     /**
      * An operation slot. The submitter owns the slot from allocation until it
-     * has seen {@code done}; the reaper writes {@code result} and then
-     * {@code done} for the completion whose user_data matches.
+     * has seen {@code done}; whoever takes the completion whose user_data
+     * matches writes {@code result} and then {@code done}, under the reap lock.
      */
     private static final class Slot {
         final int index;
-        int seq;                   // guarded by the ring's lock
+        int seq;                   // guarded by submitLock
         volatile long userData;    // written by the owner before submission
         volatile Thread thread;    // written by the owner before submission
         int result;
@@ -75,14 +98,30 @@ final class IoUring {
     }
 
     private final long address;
+    private final String name;
     private final Slot[] slots;
-    private final ReentrantLock lock = new ReentrantLock();
-    private final Condition slotFreed = lock.newCondition();
-    private final int[] free;      // stack of free slot indexes, guarded by lock
+
+    // the SQ ring and the free slots
+    private final ReentrantLock submitLock = new ReentrantLock();
+    private final Condition slotFreed = submitLock.newCondition();
+    private final int[] free;      // stack of free slot indexes, guarded by submitLock
     private int freeCount;
 
-    private IoUring(long address, int depth) {
+    // the CQ ring, and the native buffer its completions are copied to
+    private final ReentrantLock reapLock = new ReentrantLock();
+    private final long reapBuffer;
+
+    // submitters parked until the reaper takes their completion
+    private final AtomicInteger waiters = new AtomicInteger();
+    private volatile boolean reaperIdle;
+    private Thread reaper;
+
+    private volatile boolean dead;
+    private volatile String deathReason;
+
+    private IoUring(long address, int depth, String name) {
         this.address = address;
+        this.name = name;
         this.slots = new Slot[depth];
         this.free = new int[depth];
         for (int i = 0; i < depth; i++) {
@@ -90,6 +129,7 @@ final class IoUring {
             free[i] = depth - 1 - i;
         }
         this.freeCount = depth;
+        this.reapBuffer = UNSAFE.allocateMemory(REAP_BATCH * 16L);
     }
 
     /**
@@ -100,111 +140,288 @@ final class IoUring {
     static IoUring create(int depth, String name) throws IOException {
         long address = create0(Math.min(depth, 256), depth * 2);
         probe0(address);
-        IoUring ring = new IoUring(address, depth);
+        IoUring ring = new IoUring(address, depth, name);
         Thread reaper = InnocuousThread.newSystemThread(name, ring::reaperLoop);
         reaper.setDaemon(true);
-        reaper.setUncaughtExceptionHandler((t, e) -> e.printStackTrace());
+        ring.reaper = reaper;
         reaper.start();
         return ring;
     }
 
     /**
+     * Returns true if this ring has failed and takes no new operation.
+     */
+    boolean isDead() {
+        return dead;
+    }
+
+    /**
+     * Returns the number of submitters parked until their completion arrives.
+     */
+    int waiters() {
+        return waiters.get();
+    }
+
+    /**
+     * Returns why this ring died, or null.
+     */
+    String deathReason() {
+        return deathReason;
+    }
+
+    /**
      * Reads or writes through this ring and waits for the completion.
-     * Returns the CQE's result: bytes transferred or -errno, or SUBMIT_FAILED
-     * if the operation could not be queued (then it was not started).
+     * Returns the CQE's result, bytes transferred or -errno, or FALLBACK if
+     * the operation was not done.
      */
     int execute(boolean write, int fd, long bufAddress, int len, long position) {
-        Thread thread = Thread.currentThread();
         Slot slot;
-        lock.lock();
+        submitLock.lock();
         try {
-            while (freeCount == 0) {
+            while (freeCount == 0 && !dead) {
                 slotFreed.awaitUninterruptibly();
             }
+            if (dead)
+                return FALLBACK;
             slot = slots[free[--freeCount]];
             int seq = ++slot.seq & 0x7fffffff;
             slot.userData = ((long) seq << 32) | slot.index;
-            slot.thread = thread;
+            slot.thread = Thread.currentThread();
             slot.done = false;
             int res = submit0(address, write, fd, bufAddress, len, position, slot.userData);
             if (res < 0) {
-                // nothing was queued
+                // not submitted, and the SQE is now a NOP: this ring is done
                 slot.thread = null;
                 free[freeCount++] = slot.index;
-                slotFreed.signal();
-                return SUBMIT_FAILED;
+                dead = true;
+                slotFreed.signalAll();
+                die("io_uring_enter: " + errorName(res));
+                return FALLBACK;
             }
         } finally {
-            lock.unlock();
+            submitLock.unlock();
         }
+        return await(slot);
+    }
 
+    /**
+     * Waits for the completion of the operation in the given slot, frees the
+     * slot and returns the result. Does not return before the completion has
+     * arrived, whatever is thrown meanwhile; the first such throwable is
+     * rethrown then. The interrupt status is kept.
+     */
+    private int await(Slot slot) {
         boolean interrupted = false;
+        boolean waiting = false;
+        Throwable failure = null;
         while (!slot.done) {
-            LockSupport.park(this);
-            if (!slot.done && Thread.interrupted()) {
-                // clear the interrupt so that park blocks again, and ask
-                // the kernel to cancel; the CQE still has to arrive
-                if (!interrupted) {
-                    interrupted = true;
-                    cancel(slot.userData);
+            try {
+                if (!waiting) {
+                    // a completion that is already there needs no other thread;
+                    // if another thread is taking completions, it may be ours
+                    for (int i = 0; !slot.done && !tryReap() && i < SPINS; i++) {
+                        Thread.onSpinWait();
+                    }
+                    if (slot.done)
+                        break;
+                    waiters.incrementAndGet();
+                    waiting = true;
+                    if (reaperIdle)
+                        LockSupport.unpark(reaper);
+                } else {
+                    LockSupport.park(this);
+                    if (Thread.interrupted())
+                        interrupted = true;
                 }
+            } catch (Throwable e) {
+                if (failure == null)
+                    failure = e;
             }
         }
+        if (waiting)
+            waiters.decrementAndGet();
         int result = slot.result;
 
-        lock.lock();
+        submitLock.lock();
         try {
             slot.thread = null;
             free[freeCount++] = slot.index;
             slotFreed.signal();
         } finally {
-            lock.unlock();
+            submitLock.unlock();
         }
         if (interrupted)
-            thread.interrupt();
+            Thread.currentThread().interrupt();
+        if (failure instanceof Error e)
+            throw e;
+        if (failure instanceof RuntimeException e)
+            throw e;
         return result;
     }
 
-    private void cancel(long userData) {
-        lock.lock();
+    /**
+     * Takes what the CQ ring holds, unless another thread is doing so.
+     * Returns false if another thread is.
+     */
+    private boolean tryReap() {
+        if (reapLock.tryLock()) {
+            try {
+                drain();
+            } finally {
+                reapLock.unlock();
+            }
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * Takes every completion the CQ ring holds and hands each result to its
+     * slot. The caller holds the reap lock.
+     */
+    private void drain() {
+        int n;
+        do {
+            n = drain0(address, reapBuffer, REAP_BATCH);
+            for (int i = 0; i < n; i++) {
+                long userData = UNSAFE.getLong(reapBuffer + i * 16L);
+                int res = (int) UNSAFE.getLong(reapBuffer + i * 16L + 8);
+                complete(slots[(int) userData & 0x7fffffff], userData, res);
+            }
+        } while (n == REAP_BATCH);
+    }
+
+    /**
+     * Stores the result in the slot if the slot still waits for the
+     * completion with this user_data, and unparks its owner.
+     */
+    private void complete(Slot slot, long userData, int res) {
+        if (slot.userData != userData || slot.done)
+            return;     // not in flight: cannot happen
+        Thread thread = slot.thread;
+        slot.result = (res == ECANCELED) ? FALLBACK : res;
+        slot.done = true;
+        if (thread != Thread.currentThread())
+            LockSupport.unpark(thread);
+    }
+
+    /**
+     * The reaper: while some submitter is parked, waits in the kernel for
+     * completions and takes them; otherwise parks until a submitter needs
+     * it. A failure, or anything thrown, kills the ring; it never leaves a
+     * submitter waiting.
+     */
+    private void reaperLoop() {
         try {
-            cancel0(address, userData, CANCEL_TAG);
-        } finally {
-            lock.unlock();
+            for (;;) {
+                if (waiters.get() == 0) {
+                    reaperIdle = true;
+                    if (waiters.get() == 0)
+                        LockSupport.park(this);
+                    reaperIdle = false;
+                    continue;
+                }
+                int res = wait0(address);
+                if (res < 0) {
+                    die("io_uring_enter (waiting for completions): " + errorName(res));
+                    return;
+                }
+                reapLock.lock();
+                try {
+                    drain();
+                } finally {
+                    reapLock.unlock();
+                }
+            }
+        } catch (Throwable e) {
+            die("reaper: " + e);
         }
     }
 
     /**
-     * Takes completions from the CQ ring and hands each result to the
-     * thread waiting in its slot.
+     * Kills the ring: no new operation is submitted. Called by a submitter
+     * whose submission failed, the reaper goes on handing out the completions
+     * of the operations in flight (and kills the ring itself if it cannot).
+     * Called by the reaper, the kernel is asked to cancel what it still has
+     * and to wait until it is done with each, the completions that are there
+     * are handed out, and every operation still in flight after that ends
+     * with FALLBACK.
      */
-    private void reaperLoop() {
-        long buf = UNSAFE.allocateMemory(REAP_BATCH * 16L);
+    private void die(String reason) {
+        if (deathReason == null)
+            deathReason = reason;
+        dead = true;
+        IoUringFileIO.ringDied(name, reason);
+        // no submission is in progress after this, and none follows
+        submitLock.lock();
+        try {
+            slotFreed.signalAll();
+        } finally {
+            submitLock.unlock();
+        }
+        if (Thread.currentThread() != reaper)
+            return;
+
+        // without synchronous cancellation (before Linux 6.0), poll for a while
+        boolean cancelled = cancelAll0(address) == 0;
+        long deadline = System.nanoTime() + DEATH_POLL_MILLIS * 1_000_000L;
         for (;;) {
-            int n = reap0(address, buf, REAP_BATCH);
-            if (n < 0)
-                throw new InternalError("io_uring_wait_cqe failed: " + n);
-            for (int i = 0; i < n; i++) {
-                long userData = UNSAFE.getLong(buf + i * 16L);
-                int res = (int) UNSAFE.getLong(buf + i * 16L + 8);
-                if (userData == CANCEL_TAG)
-                    continue;
-                Slot slot = slots[(int) userData];
-                if (slot.userData != userData || slot.done)
-                    continue;   // not in flight: cannot happen
-                Thread thread = slot.thread;
-                slot.result = res;
-                slot.done = true;
-                LockSupport.unpark(thread);
+            reapLock.lock();
+            try {
+                drain();
+                if (cancelled || !inFlight() || System.nanoTime() - deadline > 0) {
+                    // what is left is not coming: its caller does it again
+                    for (Slot slot : slots) {
+                        if (slot.thread != null && !slot.done)
+                            complete(slot, slot.userData, FALLBACK);
+                    }
+                    return;
+                }
+            } finally {
+                reapLock.unlock();
+            }
+            try {
+                Thread.sleep(1);
+            } catch (InterruptedException e) {
+                // keep polling
             }
         }
     }
 
+    /**
+     * Returns true if some slot waits for a completion. The caller holds the
+     * reap lock.
+     */
+    private boolean inFlight() {
+        for (Slot slot : slots) {
+            if (slot.thread != null && !slot.done)
+                return true;
+        }
+        return false;
+    }
+
+    private static String errorName(int res) {
+        return (res == -1) ? "EPERM" : (res == -9) ? "EBADF" : (res == -53) ? "EBADR"
+                : (res == -6) ? "ENXIO" : "errno " + -res;
+    }
+
+    /**
+     * Test-only: the n-th submission from now fails as if io_uring_enter were
+     * denied after the SQE was queued (kind 0), or the n-th wait of a reaper
+     * for completions fails with EBADR (kind 1).
+     */
+    static void setTestFault(int kind, int n) {
+        setTestFault0(kind, n);
+    }
+
     static {
         IOUtil.load();
+        init0();
     }
 
     // -- Native methods --
+
+    private static native void init0();
 
     private static native long create0(int sqEntries, int cqEntries) throws IOException;
 
@@ -213,13 +430,18 @@ final class IoUring {
     private static native int submit0(long address, boolean write, int fd, long bufAddress,
                                       int len, long position, long userData);
 
-    private static native int cancel0(long address, long userData, long cancelTag);
+    private static native int wait0(long address);
 
-    private static native int reap0(long address, long bufAddress, int max);
+    private static native int drain0(long address, long bufAddress, int max);
+
+    private static native int cancelAll0(long address);
+
+    private static native void setTestFault0(int kind, int n);
 
     /**
      * preadv2 with RWF_NOWAIT; returns as pread0 does, IOS_UNAVAILABLE if the
-     * read would block, IOS_UNSUPPORTED_CASE if RWF_NOWAIT cannot be used.
+     * read would block, IOS_UNSUPPORTED_CASE if the file does not support
+     * RWF_NOWAIT, IOS_UNSUPPORTED if the system does not.
      */
     static native int preadNoWait0(FileDescriptor fd, long address, int len,
                                    long position) throws IOException;

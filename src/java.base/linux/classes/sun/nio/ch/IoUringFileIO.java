@@ -27,11 +27,14 @@ package sun.nio.ch;
 
 import java.io.FileDescriptor;
 import java.io.IOException;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
 import jdk.internal.access.JavaIOFileDescriptorAccess;
 import jdk.internal.access.JavaLangAccess;
 import jdk.internal.access.SharedSecrets;
-import jdk.internal.misc.CarrierThread;
+import jdk.internal.misc.Blocker;
 import jdk.internal.misc.Unsafe;
 
 /**
@@ -41,25 +44,33 @@ import jdk.internal.misc.Unsafe;
  * <p> The system property {@code jdk.nio.file.ioUring}, read once, selects the
  * policy:
  * <ul>
- * <li> {@code auto} (default): platform threads and writes use pread/pwrite.
- *   A virtual thread reading first tries preadv2(RWF_NOWAIT); only when that
- *   would block is the read submitted to io_uring, and the virtual thread parks,
- *   releasing its carrier, until the completion arrives. Once a file's data
- *   has been found in the page cache by many probes in a row, its reads use
- *   plain pread, which is cheaper, and probe again one time in 32. An O_DIRECT
- *   read by a virtual thread goes to io_uring directly, without the carrier
- *   compensation upstream uses for it. </li>
+ * <li> {@code auto} (default): platform threads and writes use pread/pwrite,
+ *   as upstream. So does a virtual thread reading while no other virtual
+ *   thread would want its carrier: the carrier has nothing better to do, and
+ *   blocking it in pread is faster than parking. When a carrier is wanted (a
+ *   task waits for one, or the threads parked on the rings outnumber the
+ *   carriers no read blocks), the virtual thread tries preadv2(RWF_NOWAIT),
+ *   and only the part that would block is submitted to io_uring, while the
+ *   virtual thread parks, releasing its carrier, until the completion
+ *   arrives. Once a file's data has been found in the page cache by many
+ *   probes in a row, its reads use plain pread, and probe again one time in
+ *   32. An
+ *   O_DIRECT read by a virtual thread blocks its carrier with compensation,
+ *   as upstream, while fewer than twice the scheduler's parallelism do so,
+ *   and goes to io_uring beyond, so that no more carriers are started. </li>
  * <li> {@code always}: every positional read and write goes through io_uring. </li>
  * <li> {@code never}: pread/pwrite, as upstream. </li>
  * </ul>
  * io_uring is probed at first use; if it cannot be used (not built, ENOSYS,
  * EPERM from seccomp or kernel.io_uring_disabled, ENOMEM, ...) every operation
- * uses pread/pwrite for the life of the VM. With
- * {@code -Djdk.nio.file.ioUring.debug=true} the mode and the probe result are
- * printed once to System.err. The test-only properties
- * {@code jdk.nio.file.ioUring.testUnavailable=<reason>} and
- * {@code jdk.nio.file.ioUring.depth=<n>} make the probe fail and limit the
- * operations in flight per ring.
+ * uses pread/pwrite for the life of the VM, and so does every operation of a
+ * ring that fails later. With {@code -Djdk.nio.file.ioUring.debug=true} the
+ * mode, the probe result and a ring's failure are printed once to System.err.
+ * The test-only properties {@code jdk.nio.file.ioUring.testUnavailable=<reason>},
+ * {@code jdk.nio.file.ioUring.depth=<n>} and
+ * {@code jdk.nio.file.ioUring.testFault=submit:<n>|wait:<n>} make the probe
+ * fail, limit the operations in flight per ring, and make the n-th submission
+ * or reaper wait fail.
  */
 final class IoUringFileIO {
     private IoUringFileIO() { }
@@ -80,14 +91,28 @@ final class IoUringFileIO {
     // hash: a collision or a reused number only costs a probe or a blocking
     // pread), the count of consecutive RWF_NOWAIT probes that found the data
     // in the page cache. At STREAK, reads use plain pread and probe one time in
-    // PROBE_MASK + 1; a probe that would block sets the count back to 0. The
-    // array is read and written without synchronization: a lost update only
-    // changes which of two correct paths a read takes.
+    // PROBE_MASK + 1; a probe that would block sets the count back to 0, and
+    // NO_NOWAIT marks a file whose file system does not support RWF_NOWAIT.
+    // The array is read and written without synchronization: a lost update
+    // only changes which of two correct paths a read takes.
     private static final int HINT_SLOTS = 256;
     private static final int STREAK = 16;
+    private static final int NO_NOWAIT = -1;
     private static final int PROBE_MASK = 31;
     private static final int[] HINTS = new int[HINT_SLOTS];
 
+    // the rings, once set up (read without setting them up)
+    private static volatile IoUring[] createdRings;
+
+    // A read that blocks its carrier without a probe counts as a hit when it
+    // takes less than HIT_NANOS plus a nanosecond for every 4 bytes: much
+    // less than a device read, more than a copy from the page cache
+    private static final long HIT_NANOS = 10_000;
+
+    // O_DIRECT reads by virtual threads blocking their carrier, in auto mode
+    private static final AtomicInteger DIRECT_BLOCKED = new AtomicInteger();
+
+    private static final boolean DEBUG = Boolean.getBoolean("jdk.nio.file.ioUring.debug");
     private static final String MODE_NAME;
     private static final int MODE;
     static {
@@ -99,10 +124,19 @@ final class IoUringFileIO {
         };
         MODE = mode;
         MODE_NAME = (mode == NEVER) ? "never" : (mode == ALWAYS) ? "always" : "auto";
-        if (Boolean.getBoolean("jdk.nio.file.ioUring.debug")) {
+        if (DEBUG) {
             String status = (mode == NEVER) ? "using pread/pwrite" : Rings.STATUS;
             System.err.println("jdk.nio.file.ioUring=" + MODE_NAME + ": " + status);
         }
+    }
+
+    /**
+     * Called once by a ring that fails: prints why, if asked to.
+     */
+    static void ringDied(String name, String reason) {
+        if (DEBUG)
+            System.err.println("jdk.nio.file.ioUring: " + name + " failed (" + reason
+                               + "), using pread/pwrite");
     }
 
     /**
@@ -115,95 +149,167 @@ final class IoUringFileIO {
             if (Thread.currentThread().isVirtual())
                 return preadVirtual(fd, address, len, position);
         } else if (MODE == ALWAYS) {
-            return transfer(false, fd, address, len, position);
+            return transfer(false, fd, address, len, position, false);
         }
         return UnixFileDispatcherImpl.pread0(fd, address, len, position);
     }
 
     /**
-     * Reads at the given position from a file opened for direct I/O, as pread0.
+     * Reads at the given position from a file opened for direct I/O, as
+     * pread0. When preadDirectParks() was true, the caller did not compensate
+     * for blocking, and this method takes care of the carrier.
      */
     static int preadDirect(FileDescriptor fd, long address, int len, long position)
         throws IOException
     {
-        if (MODE == ALWAYS || (MODE == AUTO && Thread.currentThread().isVirtual()))
-            return transfer(false, fd, address, len, position);
-        return UnixFileDispatcherImpl.pread0(fd, address, len, position);
+        if (MODE == NEVER || !Thread.currentThread().isVirtual()) {
+            if (MODE == ALWAYS)
+                return transfer(false, fd, address, len, position, false);
+            return UnixFileDispatcherImpl.pread0(fd, address, len, position);
+        }
+        if (MODE == AUTO) {
+            ForkJoinPool pool = carrierPool();
+            int limit = (pool != null) ? 2 * pool.getParallelism() : 0;
+            if (DIRECT_BLOCKED.incrementAndGet() <= limit) {
+                // few carriers block: compensate, as upstream does
+                try {
+                    return blockingTransfer(false, fd, address, len, position);
+                } finally {
+                    DIRECT_BLOCKED.decrementAndGet();
+                }
+            }
+            DIRECT_BLOCKED.decrementAndGet();
+        }
+        return transfer(false, fd, address, len, position, true);
     }
 
     /**
-     * Returns true if preadDirect parks the current thread, when it is a
-     * virtual thread, for the device, rather than holding its carrier.
+     * Returns true if preadDirect, called by the current thread, takes care
+     * of the carrier itself when the current thread is virtual: it parks for
+     * the device or compensates for blocking, so the caller must not
+     * compensate.
      */
     static boolean preadDirectParks() {
         return MODE != NEVER && Thread.currentThread().isVirtual() && Rings.ring() != null;
     }
 
     /**
-     * Writes at the given position, as pwrite0.
+     * Writes at the given position, as pwrite0. When pwriteParks() was true,
+     * the caller did not compensate for blocking, and this method takes care
+     * of the carrier.
      */
     static int pwrite(FileDescriptor fd, long address, int len, long position)
         throws IOException
     {
         if (MODE == ALWAYS)
-            return transfer(true, fd, address, len, position);
+            return transfer(true, fd, address, len, position, Thread.currentThread().isVirtual());
         return UnixFileDispatcherImpl.pwrite0(fd, address, len, position);
     }
 
     /**
-     * Returns the carrier of the current virtual thread if it is compensating
-     * for a blocking operation (Blocker.begin: an O_DIRECT or O_SYNC/O_DSYNC
-     * write, or an O_DIRECT read when preadDirect does not park), else null.
+     * Returns true if pwrite, called by the current thread, takes care of the
+     * carrier itself when the current thread is virtual (the caller must not
+     * compensate for an O_DIRECT or O_SYNC/O_DSYNC write).
      */
-    private static CarrierThread compensatingCarrier() {
-        if (Thread.currentThread().isVirtual()
-                && JLA.currentCarrierThread() instanceof CarrierThread ct
-                && ct.isCompensating()) {
-            return ct;
-        }
-        return null;
+    static boolean pwriteParks() {
+        return MODE == ALWAYS && Thread.currentThread().isVirtual() && Rings.ring() != null;
     }
 
     /**
-     * Read by a virtual thread in auto mode: what the page cache has without
-     * blocking, the rest through io_uring; or plain pread while the file's
-     * data keeps being found in the page cache. Returns what pread would
-     * return: a short count only at end of file.
+     * Returns the number of threads parked waiting for a completion. Does not
+     * set up the rings.
+     */
+    private static int ringsWaiting() {
+        IoUring[] rings = createdRings;
+        int n = 0;
+        if (rings != null) {
+            for (IoUring ring : rings)
+                n += ring.waiters();
+        }
+        return n;
+    }
+
+    /**
+     * Returns the pool of the current virtual thread's carrier, or null if it
+     * is not a ForkJoinPool (a custom scheduler).
+     */
+    private static ForkJoinPool carrierPool() {
+        return (JLA.currentCarrierThread() instanceof ForkJoinWorkerThread w) ? w.getPool() : null;
+    }
+
+    /**
+     * Returns true if parking the current virtual thread, rather than
+     * blocking its carrier in a read, lets other virtual threads run: some
+     * task is waiting for a carrier, or the threads parked on the rings, which
+     * will want carriers when their completions arrive, outnumber the other
+     * carriers. A custom scheduler is assumed to have such a task.
+     */
+    private static boolean carrierWanted() {
+        ForkJoinPool pool = carrierPool();
+        return pool == null
+                || pool.hasQueuedSubmissions() || pool.getQueuedTaskCount() > 0
+                || ringsWaiting() >= pool.getParallelism();
+    }
+
+    /**
+     * Read by a virtual thread in auto mode. Plain pread while the file's
+     * data keeps being found in the page cache, or while no other virtual
+     * thread would want the carrier; otherwise what the page cache has
+     * without blocking, and the rest through io_uring. Returns what pread
+     * would return: a short count only at end of file.
      */
     private static int preadVirtual(FileDescriptor fd, long address, int len, long position)
         throws IOException
     {
         int slot = FD_ACCESS.get(fd) & (HINT_SLOTS - 1);
         int hits = HINTS[slot];
-        if (hits >= STREAK && (ThreadLocalRandom.current().nextInt() & PROBE_MASK) != 0)
+        if (hits >= STREAK && (ThreadLocalRandom.current().nextInt() & PROBE_MASK) != 0) {
+            // the data keeps being cached
             return UnixFileDispatcherImpl.pread0(fd, address, len, position);
+        }
+        if (!carrierWanted()) {
+            // no other virtual thread would use the carrier while this read
+            // blocks it: as upstream; a read that took no longer than a copy
+            // from the page cache counts as a hit
+            long start = System.nanoTime();
+            int n = UnixFileDispatcherImpl.pread0(fd, address, len, position);
+            if (System.nanoTime() - start < HIT_NANOS + (len >>> 2)) {
+                if (hits < STREAK)
+                    HINTS[slot] = (hits < 0) ? 1 : hits + 1;
+            } else if (hits > 0) {
+                HINTS[slot] = 0;
+            }
+            return n;
+        }
+        if (hits == NO_NOWAIT && (ThreadLocalRandom.current().nextInt() & PROBE_MASK) != 0)
+            return transfer(false, fd, address, len, position, false);
 
         // as pread, which transfers at most MAX_RW_COUNT bytes
         if (len > MAX_RW_COUNT)
             len = MAX_RW_COUNT;
-        int n = IoUring.preadNoWait0(fd, address, len, position);
-        if (n == len) {
-            if (hits < STREAK)
-                HINTS[slot] = hits + 1;
-            return n;
-        }
-        if (n == IOStatus.EOF || n == IOStatus.INTERRUPTED)
-            return n;
-        if (hits != 0)
-            HINTS[slot] = 0;
         int total = 0;
+        int n = IoUring.preadNoWait0(fd, address, len, position);
         while (n > 0) {
             total += n;
-            if (total == len)
+            if (total == len) {
+                if (hits < STREAK)
+                    HINTS[slot] = (hits < 0) ? 1 : hits + 1;
                 return total;
+            }
             n = IoUring.preadNoWait0(fd, address + total, len - total, position + total);
         }
         if (n == IOStatus.EOF || n == IOStatus.INTERRUPTED)
             return (total > 0) ? total : n;
 
-        // would block (IOS_UNAVAILABLE) or RWF_NOWAIT not supported
+        // would block, or RWF_NOWAIT is not supported for this file
+        if (n == IOStatus.UNAVAILABLE) {
+            if (hits != 0)
+                HINTS[slot] = 0;
+        } else if (hits != NO_NOWAIT) {
+            HINTS[slot] = NO_NOWAIT;
+        }
         try {
-            n = transfer(false, fd, address + total, len - total, position + total);
+            n = transfer(false, fd, address + total, len - total, position + total, false);
         } catch (IOException e) {
             if (total > 0)
                 return total;
@@ -215,11 +321,13 @@ final class IoUringFileIO {
     }
 
     /**
-     * Reads or writes through io_uring, or with pread0/pwrite0 if io_uring
-     * is not available. Returns as pread0/pwrite0.
+     * Reads or writes through io_uring, or with pread0/pwrite0 if io_uring is
+     * not available or the ring could not do it; the fallback compensates for
+     * blocking if the caller relied on this method to park. Returns as
+     * pread0/pwrite0.
      */
     private static int transfer(boolean write, FileDescriptor fd, long address, int len,
-                                long position)
+                                long position, boolean parks)
         throws IOException
     {
         IoUring ring = Rings.ring();
@@ -227,26 +335,39 @@ final class IoUringFileIO {
         // where pread/pwrite fail with ESPIPE (pipes, FIFOs, sockets, ttys),
         // and returns short counts for character devices
         if (ring != null && IoUring.isFileOrBlockDevice0(FD_ACCESS.get(fd))) {
-            // A virtual thread must not unmount while its carrier compensates
-            // (Blocker.begin); waiting for the completion unmounted makes the
-            // compensation unnecessary, so end it now. Blocker.end, on whichever
-            // carrier the thread then runs, finds nothing to end.
-            CarrierThread ct = compensatingCarrier();
-            if (ct != null)
-                ct.endBlocking();
             int res = ring.execute(write, FD_ACCESS.get(fd), address, len, position);
             if (res > 0)
                 return res;
             if (res == 0)
                 return write ? 0 : IOStatus.EOF;
-            if (res != IoUring.SUBMIT_FAILED) {
+            if (res != IoUring.FALLBACK) {
                 int n = IoUring.error0(res, !write);
                 if (n != IOStatus.UNAVAILABLE)
                     return n;
             }
         }
+        if (parks)
+            return blockingTransfer(write, fd, address, len, position);
         return write ? UnixFileDispatcherImpl.pwrite0(fd, address, len, position)
                      : UnixFileDispatcherImpl.pread0(fd, address, len, position);
+    }
+
+    /**
+     * pread0/pwrite0 with compensation for the blocked carrier, as
+     * FileChannelImpl does for O_DIRECT and O_SYNC/O_DSYNC (a no-op if the
+     * carrier compensates already).
+     */
+    private static int blockingTransfer(boolean write, FileDescriptor fd, long address,
+                                        int len, long position)
+        throws IOException
+    {
+        boolean attempted = Blocker.begin();
+        try {
+            return write ? UnixFileDispatcherImpl.pwrite0(fd, address, len, position)
+                         : UnixFileDispatcherImpl.pread0(fd, address, len, position);
+        } finally {
+            Blocker.end(attempted);
+        }
     }
 
     /**
@@ -280,6 +401,14 @@ final class IoUringFileIO {
                     reason = e.getMessage();
                 }
             }
+            // test-only: "submit:<n>" or "wait:<n>", the n-th submission or
+            // reaper wait from now fails
+            String fault = System.getProperty("jdk.nio.file.ioUring.testFault");
+            if (fault != null && created > 0) {
+                int colon = fault.indexOf(':');
+                int n = Integer.parseInt(fault.substring(colon + 1));
+                IoUring.setTestFault(fault.startsWith("submit") ? 0 : 1, n);
+            }
             if (created == 0) {
                 RINGS = null;
                 STATUS = "io_uring unavailable (" + reason + "), using pread/pwrite";
@@ -290,6 +419,7 @@ final class IoUringFileIO {
                     rings = a;
                 }
                 RINGS = rings;
+                createdRings = rings;
                 STATUS = "using io_uring (" + created + " ring(s) of depth " + DEPTH
                         + ((reason != null) ? "; ring " + (created + 1) + " of " + count
                                               + ": " + reason : "") + ")";
@@ -314,16 +444,16 @@ final class IoUringFileIO {
 
         /**
          * Returns the ring for the current thread, or null if io_uring is not
-         * available.
+         * available or the ring has failed.
          */
         static IoUring ring() {
             IoUring[] rings = RINGS;
             if (rings == null)
                 return null;
-            if (rings.length == 1)
-                return rings[0];
-            long id = Thread.currentThread().threadId();
-            return rings[(int) Long.remainderUnsigned(id, rings.length)];
+            IoUring ring = (rings.length == 1) ? rings[0]
+                    : rings[(int) Long.remainderUnsigned(Thread.currentThread().threadId(),
+                                                         rings.length)];
+            return ring.isDead() ? null : ring;
         }
     }
 }

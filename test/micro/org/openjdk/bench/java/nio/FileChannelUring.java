@@ -43,8 +43,8 @@ import static java.nio.file.StandardOpenOption.*;
 import org.openjdk.jmh.annotations.*;
 
 /**
- * Random positional FileChannel reads and writes by 1-2 platform threads or
- * 64-1024 virtual threads, buffered or O_DIRECT, with a hot or cold page
+ * Random positional FileChannel reads and writes by platform or virtual
+ * threads, buffered or O_DIRECT, with a hot or cold page
  * cache. Each invocation performs {@code BATCH} operations shared by the
  * worker threads. The io_uring policy is chosen on the command line, e.g.
  * {@code -jvmArgsAppend -Djdk.nio.file.ioUring=always}; the baseline JDK
@@ -55,7 +55,8 @@ import org.openjdk.jmh.annotations.*;
  * and, when io_uring was used, the CPU time its reaper threads spent per
  * operation.
  *
- * <p> Cold cache: the file is evicted (posix_fadvise DONTNEED through
+ * <p> Half cached: every other 8 MiB chunk is read into the page cache after
+ * the file is evicted. Cold cache: the file is evicted (posix_fadvise DONTNEED through
  * {@code dd iflag=nocache count=0}) before each iteration; the file must be
  * much larger than what an iteration reads ({@code -p fileSize=...}, default 2 GiB,
  * created once in {@code /var/tmp}). Writes go to a 256 MiB file beside it,
@@ -77,10 +78,10 @@ public class FileChannelUring {
     public int blockSize;
 
     @Param({"V256"})
-    public String threads;           // P1, P2 (platform), V64, V256, V1024 (virtual)
+    public String threads;           // P<n> platform, V<n> virtual threads, e.g. P1, V256
 
     @Param({"cold"})
-    public String cache;             // hot | cold (reads)
+    public String cache;             // hot | cold | half (reads)
 
     @Param({"false"})
     public boolean direct;           // O_DIRECT
@@ -138,10 +139,10 @@ public class FileChannelUring {
         if (dsync)
             opts.add(DSYNC);
         if (op.equals("read")) {
-            if (cache.equals("cold")) {
-                evict(path);
-            } else {
-                warm(path);
+            switch (cache) {
+                case "cold" -> evict(path);
+                case "half" -> warmHalf(path);
+                default -> warm(path);
             }
         } else {
             clean(path);
@@ -258,6 +259,24 @@ public class FileChannelUring {
             int n;
             while ((n = in.read(bb.clear(), pos)) > 0)
                 pos += n;
+        }
+    }
+
+    /**
+     * Leaves about half of the file in the page cache, so that about half of
+     * the random reads miss: the file is evicted, then every other 8 MiB
+     * chunk is read (readahead past a chunk's end caches a little more).
+     */
+    static void warmHalf(Path f) throws Exception {
+        evict(f);
+        int chunk = 8 << 20;
+        try (FileChannel in = FileChannel.open(f, READ)) {
+            ByteBuffer bb = ByteBuffer.allocateDirect(chunk);
+            long size = in.size();
+            for (long pos = 0; pos < size; pos += 2L * chunk) {
+                bb.clear();
+                while (bb.hasRemaining() && in.read(bb, pos + bb.position()) > 0) { }
+            }
         }
     }
 
