@@ -271,11 +271,13 @@ def main():
 
 
 def chart(rows, png, title):
+    """Absolute values with their errors (left) beside the speedups (right), one row per case."""
     rows = [r for r in rows if ":" not in r["benchmark"]]
     if not rows:
         return
     varying = {k for k in {k for r in rows for k in r["params"]}
                if len({r["params"].get(k) for r in rows}) > 1}
+    units = sorted({r["unit"] for r in rows})
     dat = png[:-4] + ".dat"
     with open(dat, "w") as f:
         for i, r in enumerate(rows):
@@ -283,22 +285,38 @@ def chart(rows, png, title):
             shown = ["%s=%s" % (k, v) for k, v in sorted(r["params"].items()) if k in varying]
             if shown:
                 label += " " + ",".join(shown)
-            f.write('%d "%s" %f\n' % (i, label.replace('"', "'"), r["speedup"]))
-    height = max(300, 22 * len(rows) + 120)
+            sp = r["speedup"]
+            lo, hi = (r["pair_geomean"][1], r["pair_geomean"][2]) if "pair_geomean" in r else (sp, sp)
+            f.write('%d "%s" %f %f %f %f %f %f %f\n' % (
+                i, label.replace('"', "'"), sp, lo, hi, r["baseline"], r["baseline_error"],
+                r["patched"], r["patched_error"]))
+    height = max(320, 30 * len(rows) + 140)
     script = """
-set terminal png size 900,%d
-set output '%s'
-set title 'nio-uring vs baseline: %s (speedup, >1 is better)'
+set terminal png size 1400,%(h)d
+set output '%(png)s'
+set multiplot layout 1,2 title 'nio-uring vs baseline: %(title)s'
 set style fill solid 0.6
-set boxwidth 0.7
-set yrange [-1:%d]
+set yrange [-1:%(n)d]
 set ytics nomirror
 set grid x
 set xrange [0:*]
+set key top right
+set title 'absolute: mean and its 99.9%% error'
+set xlabel '%(unit)s'
+plot '%(dat)s' using 6:($1+0.2):(0):6:($1):($1+0.4):ytic(2) with boxxyerrorbars title 'baseline', \\
+     '' using 6:($1+0.2):7 with xerrorbars lc rgb 'black' notitle, \\
+     '' using 8:($1-0.2):(0):8:($1-0.4):($1) with boxxyerrorbars title 'patched', \\
+     '' using 8:($1-0.2):9 with xerrorbars lc rgb 'black' notitle
+set title 'speedup (> 1: patched is better); bar: 95%% interval of the fork pairs'
+set xlabel 'patched / baseline (throughput), baseline / patched (time)'
+set ytics format ''
 unset key
 set arrow from 1, graph 0 to 1, graph 1 nohead dt 2
-plot '%s' using 3:1:(0):3:($1-0.35):($1+0.35):ytic(2) with boxxyerrorbars
-""" % (height, png, title.replace("'", ""), len(rows), dat)
+plot '%(dat)s' using 3:1:(0):3:($1-0.35):($1+0.35) with boxxyerrorbars, \\
+     '' using 3:1:4:5 with xerrorbars lc rgb 'black'
+unset multiplot
+""" % {"h": height, "png": png, "title": title.replace("'", ""), "n": len(rows), "dat": dat,
+       "unit": " / ".join(units)}
     try:
         subprocess.run(["gnuplot"], input=script.encode(), check=True)
         print("\nchart: %s" % png)
