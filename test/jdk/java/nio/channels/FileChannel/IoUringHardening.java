@@ -36,8 +36,8 @@
 
 /*
  * @test id=reaper
- * @summary When io_uring_enter is denied to every thread while reads are in
- *          flight (a sandbox applied late), the reaper cannot wait for
+ * @summary When io_uring_enter is denied to every thread while O_DIRECT reads
+ *          are in flight (a sandbox applied late), the reaper cannot wait for
  *          completions: every read still completes with the right bytes, and
  *          close does not hang
  * @requires os.family == "linux"
@@ -97,6 +97,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import com.sun.nio.file.ExtendedOpenOption;
 import static java.nio.file.StandardOpenOption.*;
 
 import jtreg.SkippedException;
@@ -213,8 +214,16 @@ public class IoUringHardening {
         new Random(1).nextBytes(reference);
         Files.write(file, reference);
         try {
-            IoUringRings.evict(file);
-            FileChannel fc = FileChannel.open(file, READ);
+            // O_DIRECT where the file system has it: every read goes to the
+            // device, so reads are in flight when the fault comes
+            FileChannel fc;
+            try {
+                fc = FileChannel.open(file, READ, ExtendedOpenOption.DIRECT);
+            } catch (IOException | UnsupportedOperationException e) {
+                IoUringRings.evict(file);
+                fc = FileChannel.open(file, READ);
+            }
+            FileChannel channel = fc;
             AtomicBoolean stop = new AtomicBoolean();
             AtomicLong reads = new AtomicLong();
             AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -223,13 +232,13 @@ public class IoUringHardening {
                 long seed = t;
                 Runnable reader = () -> {
                     Random r = new Random(seed);
-                    ByteBuffer bb = ByteBuffer.allocateDirect(65536);
+                    ByteBuffer bb = ByteBuffer.allocateDirect(65536 + 4096).alignedSlice(4096);
                     try {
                         while (!stop.get()) {
                             int len = 4096 << r.nextInt(5);
                             long pos = (long) r.nextInt(size / 4096 - 16) * 4096;
                             bb.clear().limit(len);
-                            int n = fc.read(bb, pos);
+                            int n = channel.read(bb, pos);
                             if (n != len)
                                 throw new RuntimeException("read returned " + n);
                             for (int i = 0; i < len; i++) {
@@ -271,7 +280,7 @@ public class IoUringHardening {
                 throw new RuntimeException("a reader failed", failure.get());
             Thread closer = Thread.ofPlatform().start(() -> {
                 try {
-                    fc.close();
+                    channel.close();
                 } catch (IOException e) {
                     failure.set(e);
                 }
