@@ -117,7 +117,7 @@ final class IoUring {
     private Thread reaper;
 
     private volatile boolean dead;
-    private volatile String deathReason;
+    private String deathReason;    // guarded by this
 
     private IoUring(long address, int depth, String name) {
         this.address = address;
@@ -160,13 +160,6 @@ final class IoUring {
      */
     int waiters() {
         return waiters.get();
-    }
-
-    /**
-     * Returns why this ring died, or null.
-     */
-    String deathReason() {
-        return deathReason;
     }
 
     /**
@@ -348,10 +341,13 @@ final class IoUring {
      * with FALLBACK.
      */
     private void die(String reason) {
-        if (deathReason == null)
-            deathReason = reason;
         dead = true;
-        IoUringFileIO.ringDied(name, reason);
+        synchronized (this) {
+            if (deathReason == null) {
+                deathReason = reason;
+                IoUringFileIO.ringDied(name, reason);
+            }
+        }
         // no submission is in progress after this, and none follows
         submitLock.lock();
         try {
