@@ -206,6 +206,8 @@ Java_sun_nio_ch_IoUring_probe0(JNIEnv *env, jclass clazz, jlong address)
 #endif
 }
 
+#define FALLBACK sun_nio_ch_IoUring_FALLBACK
+
 #ifdef NIO_URING
 /* user_data of an SQE turned into a NOP after a failed submission */
 #define NOP_TAG ((__u64) -1)
@@ -320,7 +322,8 @@ Java_sun_nio_ch_IoUring_wait0(JNIEnv *env, jclass clazz, jlong address)
 /*
  * Copies up to max completions from the CQ ring, without waiting, as
  * (user_data, res) pairs of jlong to the array at bufAddress, and frees
- * their entries. NOPs are skipped. Returns the number copied. The caller
+ * their entries; a cancelled request's res becomes IoUring.FALLBACK. NOPs
+ * are skipped. Returns the number copied. The caller
  * holds the ring's reap lock.
  */
 JNIEXPORT jint JNICALL
@@ -341,7 +344,9 @@ Java_sun_nio_ch_IoUring_drain0(JNIEnv *env, jclass clazz, jlong address,
         if (cqe->user_data == NOP_TAG)
             continue;
         out[2 * n] = (jlong) cqe->user_data;
-        out[2 * n + 1] = (jlong) cqe->res;
+        /* ECANCELED: the kernel cancelled the request (the ring died, or the
+         * thread that submitted it exited); it was not done */
+        out[2 * n + 1] = (cqe->res == -ECANCELED) ? (jlong) FALLBACK : (jlong) cqe->res;
         n++;
     }
     io_uring_cq_advance(ring, seen);
@@ -376,6 +381,12 @@ Java_sun_nio_ch_IoUring_cancelAll0(JNIEnv *env, jclass clazz, jlong address)
 #else
     return -ENOSYS;
 #endif
+}
+
+JNIEXPORT jstring JNICALL
+Java_sun_nio_ch_IoUring_errorString0(JNIEnv *env, jclass clazz, jint err)
+{
+    return JNU_NewStringPlatform(env, strerror(err));
 }
 
 /*

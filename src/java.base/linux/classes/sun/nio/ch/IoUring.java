@@ -65,10 +65,6 @@ final class IoUring {
     // returned by execute when the operation was not done: use pread/pwrite
     static final int FALLBACK = Integer.MIN_VALUE;
 
-    // ECANCELED: the kernel cancelled the operation (the ring died, or the
-    // thread that submitted it exited); it was not done
-    private static final int ECANCELED = -125;
-
     // number of completions taken from the CQ ring at a time
     private static final int REAP_BATCH = 64;
 
@@ -188,7 +184,7 @@ final class IoUring {
                 free[freeCount++] = slot.index;
                 dead = true;
                 slotFreed.signalAll();
-                die("io_uring_enter: " + errorName(res));
+                die("io_uring_enter: " + errorString0(-res));
                 return FALLBACK;
             }
         } finally {
@@ -292,7 +288,7 @@ final class IoUring {
         if (slot.userData != userData || slot.done)
             return;     // not in flight: cannot happen
         Thread thread = slot.thread;
-        slot.result = (res == ECANCELED) ? FALLBACK : res;
+        slot.result = res;
         slot.done = true;
         if (thread != Thread.currentThread())
             LockSupport.unpark(thread);
@@ -316,7 +312,7 @@ final class IoUring {
                 }
                 int res = wait0(address);
                 if (res < 0) {
-                    die("io_uring_enter (waiting for completions): " + errorName(res));
+                    die("io_uring_enter (waiting for completions): " + errorString0(-res));
                     return;
                 }
                 reapLock.lock();
@@ -396,11 +392,6 @@ final class IoUring {
         return false;
     }
 
-    private static String errorName(int res) {
-        return (res == -1) ? "EPERM" : (res == -9) ? "EBADF" : (res == -53) ? "EBADR"
-                : (res == -6) ? "ENXIO" : "errno " + -res;
-    }
-
     /**
      * Test-only: the n-th submission from now fails as if io_uring_enter were
      * denied after the SQE was queued (kind 0), or the n-th wait of a reaper
@@ -433,6 +424,11 @@ final class IoUring {
     private static native int cancelAll0(long address);
 
     private static native void setTestFault0(int kind, int n);
+
+    /**
+     * Returns the system's message for the given errno value.
+     */
+    private static native String errorString0(int errno);
 
     /**
      * preadv2 with RWF_NOWAIT; returns as pread0 does, IOS_UNAVAILABLE if the
