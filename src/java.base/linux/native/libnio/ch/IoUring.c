@@ -140,6 +140,21 @@ destroyRing(struct io_uring *ring)
 #endif
 
 /*
+ * Returns JNI_TRUE if the ring reads at the file's current position, and
+ * advances it, for an offset of -1 (IORING_FEAT_RW_CUR_POS, Linux 5.6).
+ */
+JNIEXPORT jboolean JNICALL
+Java_sun_nio_ch_IoUring_curPos0(JNIEnv *env, jclass clazz, jlong address)
+{
+#ifdef NIO_URING
+    struct io_uring *ring = jlong_to_ptr(address);
+    return (ring->features & IORING_FEAT_RW_CUR_POS) ? JNI_TRUE : JNI_FALSE;
+#else
+    return JNI_FALSE;
+#endif
+}
+
+/*
  * Checks that the ring created by create0 can be used. If it throws, the ring
  * has been destroyed.
  */

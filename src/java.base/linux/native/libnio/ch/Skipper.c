@@ -117,3 +117,80 @@ Java_sun_nio_ch_Skipper_socket0(JNIEnv *env, jclass clazz, jobject fdo,
     }
     return discardScratch(env, fd, len, JNI_TRUE);
 }
+
+/*
+ * Discards up to len bytes for FileInputStream.skip, as one read(2) of a
+ * FileInputStream would read them: it blocks until something is there,
+ * restarts after EINTR, and returns 0 at end of file and -1 with errno set
+ * on error (EAGAIN included, for a descriptor in non-blocking mode).
+ */
+static ssize_t
+discardFile(int fd, jint len)
+{
+    struct stat st;
+    int type, domain;
+    socklen_t optlen;
+    ssize_t n;
+
+    if (devNull >= 0) {
+        /*
+         * SPLICE_F_NONBLOCK first, as before Linux 5.1 splice ignores the
+         * pipe's O_NONBLOCK. An empty pipe in blocking mode is then waited
+         * for in a blocking splice, which, as read(2), holds the file while
+         * it waits: a close by another thread does not wake it, and the
+         * descriptor number cannot be reused under it.
+         */
+        unsigned int flags = SPLICE_F_NONBLOCK;
+        for (;;) {
+            n = splice(fd, NULL, devNull, NULL, (size_t)len, flags);
+            if (n >= 0)
+                return n;
+            if (errno == EAGAIN && flags != 0) {
+                int fl = fcntl(fd, F_GETFL);
+                if (fl < 0)
+                    return -1;
+                if ((fl & O_NONBLOCK) != 0) {
+                    errno = EAGAIN;
+                    return -1;
+                }
+                flags = 0;
+            } else if (errno == EINVAL) {
+                break;  /* not a pipe */
+            } else if (errno != EINTR) {
+                return -1;
+            }
+        }
+    }
+
+    /* a TCP socket: recv with MSG_TRUNC frees the data without copying it */
+    optlen = sizeof(type);
+    if (fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode)
+            && getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &optlen) == 0
+            && type == SOCK_STREAM
+            && (optlen = sizeof(domain),
+                getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &domain, &optlen) == 0)
+            && (domain == AF_INET || domain == AF_INET6)) {
+        do {
+            n = recv(fd, NULL, (size_t)len, MSG_TRUNC);
+        } while (n < 0 && errno == EINTR);
+        if (n >= 0 || (errno != EFAULT && errno != EINVAL && errno != EOPNOTSUPP))
+            return n;
+    }
+
+    /* a character device, a Unix domain socket, or no splice */
+    do {
+        n = scratchRead(fd, len);
+    } while (n < 0 && errno == EINTR);
+    return n;
+}
+
+JNIEXPORT jint JNICALL
+Java_sun_nio_ch_Skipper_file0(JNIEnv *env, jclass clazz, jobject fdo, jint len)
+{
+    jint fd = fdval(env, fdo);
+    if (fd == -1) {
+        JNU_ThrowIOException(env, "Stream Closed");
+        return IOS_THROWN;
+    }
+    return discardResult(env, discardFile(fd, len));
+}

@@ -19,6 +19,8 @@
  * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
  */
 
+#include <errno.h>
+
 #include "jni.h"
 #include "jni_util.h"
 #include "nio.h"
@@ -50,4 +52,19 @@ Java_sun_nio_ch_Skipper_socket0(JNIEnv *env, jclass clazz, jobject fdo,
                                 jint len, jboolean tcp)
 {
     return discardScratch(env, fdval(env, fdo), len, JNI_TRUE);
+}
+
+JNIEXPORT jint JNICALL
+Java_sun_nio_ch_Skipper_file0(JNIEnv *env, jclass clazz, jobject fdo, jint len)
+{
+    jint fd = fdval(env, fdo);
+    ssize_t n;
+    if (fd == -1) {
+        JNU_ThrowIOException(env, "Stream Closed");
+        return IOS_THROWN;
+    }
+    do {
+        n = scratchRead(fd, len);
+    } while (n < 0 && errno == EINTR);
+    return discardResult(env, n);
 }

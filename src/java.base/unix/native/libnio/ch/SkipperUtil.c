@@ -37,8 +37,8 @@
  * buffer: up to SCRATCH_SIZE * SCRATCH_IOV bytes with one system call,
  * and nothing copied into the Java heap.
  */
-jint
-discardScratch(JNIEnv *env, jint fd, jint len, jboolean socket)
+ssize_t
+scratchRead(int fd, jint len)
 {
     char buf[SCRATCH_SIZE];
     struct iovec iov[SCRATCH_IOV];
@@ -50,10 +50,33 @@ discardScratch(JNIEnv *env, jint fd, jint len, jboolean socket)
         cnt++;
     }
     /* a plain read when one buffer is enough: readv costs more for small counts */
-    ssize_t n = (cnt == 1) ? read(fd, buf, iov[0].iov_len) : readv(fd, iov, cnt);
+    return (cnt == 1) ? read(fd, buf, iov[0].iov_len) : readv(fd, iov, cnt);
+}
+
+/*
+ * scratchRead with the result mapped as a channel's read maps it.
+ */
+jint
+discardScratch(JNIEnv *env, jint fd, jint len, jboolean socket)
+{
+    ssize_t n = scratchRead(fd, len);
     if (n < 0 && socket && (errno == ECONNRESET || errno == EPIPE)) {
         JNU_ThrowByName(env, "sun/net/ConnectionResetException", "Connection reset");
         return IOS_THROWN;
     }
     return convertReturnVal(env, (jint)n, JNI_TRUE);
+}
+
+/*
+ * Maps the result of a discard for FileInputStream.skip as its read does.
+ */
+jint
+discardResult(JNIEnv *env, ssize_t n)
+{
+    if (n > 0)
+        return (jint) n;
+    if (n == 0)
+        return IOS_EOF;
+    JNU_ThrowIOExceptionWithLastError(env, "Read error");
+    return IOS_THROWN;
 }

@@ -22,6 +22,8 @@
 #ifndef SKIPPER_UTIL_H
 #define SKIPPER_UTIL_H
 
+#include <sys/types.h>
+
 #include "jni.h"
 
 /*
@@ -32,5 +34,18 @@
  * Shared by the Skipper.c of every Unix platform.
  */
 jint discardScratch(JNIEnv *env, jint fd, jint len, jboolean socket);
+
+/*
+ * The read of discardScratch: returns what read(2) returns, the number of
+ * bytes discarded, 0 at end of file, or -1 with errno set.
+ */
+ssize_t scratchRead(int fd, jint len);
+
+/*
+ * Maps what a discard for FileInputStream.skip returned (a count, 0 at end
+ * of file, or -1 with errno set) as FileInputStream.read does: the count,
+ * IOS_EOF, or an IOException "Read error" with the error's message.
+ */
+jint discardResult(JNIEnv *env, ssize_t n);
 
 #endif /* SKIPPER_UTIL_H */

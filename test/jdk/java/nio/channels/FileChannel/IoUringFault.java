@@ -60,6 +60,8 @@
  * @run main/othervm/native/timeout=300 IoUringFault nofile
  */
 
+import java.io.BufferedReader;
+import java.io.FileReader;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -294,19 +296,21 @@ public class IoUringFault {
      * return value, every byte read and the final file, the number of
      * io_uring fds open and the completions they posted. With freeFds >= 0
      * (and a low RLIMIT_NOFILE), opens files until only freeFds descriptors
-     * are left before the first positional operation.
+     * are left before the first read (relative reads go to the rings too).
      */
     static void child(int freeFds) throws Exception {
         if (Files.exists(Path.of("/proc/self/limits"))) {
-            try (Stream<String> s = Files.lines(Path.of("/proc/self/limits"))) {
-                s.filter(l -> l.startsWith("Max locked memory") || l.startsWith("Max open files"))
-                 .forEach(System.out::println);
+            // through FileInputStream: a FileChannel read would create the rings
+            try (BufferedReader in = new BufferedReader(new FileReader("/proc/self/limits"))) {
+                in.lines()
+                  .filter(l -> l.startsWith("Max locked memory") || l.startsWith("Max open files"))
+                  .forEach(System.out::println);
             }
         }
         try (IoUringModelFile mf = new IoUringModelFile(Path.of("."))) {
             try (FileChannel fc = FileChannel.open(mf.path(), READ, WRITE)) {
                 List<FileChannel> filler = (freeFds >= 0) ? exhaustFds(mf.path(), freeFds) : List.of();
-                // first positional op: creates the rings
+                // first read: creates the rings
                 mf.read(fc, 0, 16, false);
                 for (FileChannel c : filler)
                     c.close();

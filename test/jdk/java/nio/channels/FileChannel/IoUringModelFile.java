@@ -22,6 +22,7 @@
  */
 
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -47,15 +48,19 @@ final class IoUringModelFile implements AutoCloseable {
 
     private final Random rand = new Random(42);
     private final byte[] model = new byte[SIZE + 200_000];
-    private final MessageDigest md;
+    // what the digest covers; hashed at the end: MessageDigest, as
+    // createTempFile, loads the security properties with a FileChannel
+    // read, which in always mode would set up the rings before the child
+    // is ready (IoUringFault nofile)
+    private final ByteArrayOutputStream seen = new ByteArrayOutputStream();
     private final Path path;
     private int size = SIZE;
 
     /** Creates the file in dir, filled with the model's first SIZE bytes. */
     IoUringModelFile(Path dir) throws IOException, NoSuchAlgorithmException {
         rand.nextBytes(model);
-        md = MessageDigest.getInstance("SHA-256");
-        path = Files.createTempFile(dir, "fault", ".dat");
+        path = Files.createFile(dir.resolve("fault-" + ProcessHandle.current().pid()
+                + "-" + System.nanoTime() + ".dat"));
         Files.write(path, Arrays.copyOf(model, SIZE));
     }
 
@@ -70,7 +75,7 @@ final class IoUringModelFile implements AutoCloseable {
     int read(FileChannel fc, long pos, int len, boolean direct) throws IOException {
         ByteBuffer bb = direct ? ByteBuffer.allocateDirect(len) : ByteBuffer.allocate(len);
         int n = fc.read(bb, pos);
-        md.update(("r" + n).getBytes());
+        seen.writeBytes(("r" + n).getBytes());
         int expected = (pos >= size) ? -1 : (int) Math.min(len, size - pos);
         if (n != expected)
             throw new RuntimeException("read at " + pos + " of " + len + " returned " + n
@@ -80,7 +85,7 @@ final class IoUringModelFile implements AutoCloseable {
             bb.flip().get(got);
             if (!Arrays.equals(got, 0, n, model, (int) pos, (int) pos + n))
                 throw new RuntimeException("read at " + pos + ": bytes differ");
-            md.update(got);
+            seen.writeBytes(got);
         }
         return n;
     }
@@ -95,7 +100,7 @@ final class IoUringModelFile implements AutoCloseable {
         ByteBuffer bb = direct ? ByteBuffer.allocateDirect(len) : ByteBuffer.allocate(len);
         bb.put(data).flip();
         int n = fc.write(bb, pos);
-        md.update(("w" + n).getBytes());
+        seen.writeBytes(("w" + n).getBytes());
         if (n != len)
             throw new RuntimeException("write at " + pos + " of " + len + " returned " + n);
         if (pos > size)
@@ -129,8 +134,13 @@ final class IoUringModelFile implements AutoCloseable {
         byte[] content = Files.readAllBytes(path);
         if (!Arrays.equals(content, Arrays.copyOf(model, size)))
             throw new RuntimeException("file content differs from the model");
-        md.update(content);
-        return HexFormat.of().formatHex(md.digest());
+        seen.writeBytes(content);
+        try {
+            MessageDigest md = MessageDigest.getInstance("SHA-256");
+            return HexFormat.of().formatHex(md.digest(seen.toByteArray()));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IOException(e);
+        }
     }
 
     @Override

@@ -96,6 +96,7 @@ final class IoUring {
     private final long address;
     private final String name;
     private final Slot[] slots;
+    private final boolean curPos;  // reads at offset -1 use the file position
 
     // the SQ ring and the free slots
     private final ReentrantLock submitLock = new ReentrantLock();
@@ -118,6 +119,7 @@ final class IoUring {
     private IoUring(long address, int depth, String name) {
         this.address = address;
         this.name = name;
+        this.curPos = curPos0(address);
         this.slots = new Slot[depth];
         this.free = new int[depth];
         for (int i = 0; i < depth; i++) {
@@ -142,6 +144,14 @@ final class IoUring {
         ring.reaper = reaper;
         reaper.start();
         return ring;
+    }
+
+    /**
+     * Returns true if a read at position -1 reads at the file's current
+     * position and advances it, as read(2) does (IORING_FEAT_RW_CUR_POS).
+     */
+    boolean readsAtCurrentPosition() {
+        return curPos;
     }
 
     /**
@@ -413,6 +423,8 @@ final class IoUring {
     private static native long create0(int sqEntries, int cqEntries) throws IOException;
 
     private static native void probe0(long address) throws IOException;
+
+    private static native boolean curPos0(long address);
 
     private static native int submit0(long address, boolean write, int fd, long bufAddress,
                                       int len, long position, long userData);

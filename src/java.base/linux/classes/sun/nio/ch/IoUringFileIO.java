@@ -155,6 +155,22 @@ final class IoUringFileIO {
     }
 
     /**
+     * Reads at the file's current position, as read0, from a file not opened
+     * for direct I/O. The caller holds the channel's position lock: io_uring
+     * reads at the current position (IORING_FEAT_RW_CUR_POS) and leaves the
+     * file offset where read(2) would leave it.
+     */
+    static int read(FileDescriptor fd, long address, int len) throws IOException {
+        if (MODE == AUTO) {
+            if (Thread.currentThread().isVirtual())
+                return preadVirtual(fd, address, len, -1);
+        } else if (MODE == ALWAYS) {
+            return transfer(false, fd, address, len, -1, false);
+        }
+        return UnixFileDispatcherImpl.read0(fd, address, len);
+    }
+
+    /**
      * Reads at the given position from a file opened for direct I/O, as
      * pread0. When preadDirectParks() was true, the caller did not compensate
      * for blocking, and this method takes care of the carrier.
@@ -252,11 +268,32 @@ final class IoUringFileIO {
     }
 
     /**
-     * Read by a virtual thread in auto mode. Plain pread while the file's
+     * pread0 at the given position, or read0 at the current position if the
+     * position is -1.
+     */
+    private static int plainRead(FileDescriptor fd, long address, int len, long position)
+        throws IOException
+    {
+        return (position == -1) ? UnixFileDispatcherImpl.read0(fd, address, len)
+                                : UnixFileDispatcherImpl.pread0(fd, address, len, position);
+    }
+
+    /**
+     * Returns the position of the next part of a read at the given position,
+     * done bytes into it: -1, the current position, if the read is relative.
+     */
+    private static long advance(long position, int done) {
+        return (position == -1) ? -1 : position + done;
+    }
+
+    /**
+     * Read by a virtual thread in auto mode, at the given position or, if it
+     * is -1, at the current position. Plain pread (read) while the file's
      * data keeps being found in the page cache, or while no other virtual
      * thread would want the carrier; otherwise what the page cache has
      * without blocking, and the rest through io_uring. Returns what pread
-     * would return: a short count only at end of file.
+     * (read) would return: a short count only at end of file, or for a file
+     * that is not regular, what it had.
      */
     private static int preadVirtual(FileDescriptor fd, long address, int len, long position)
         throws IOException
@@ -265,14 +302,14 @@ final class IoUringFileIO {
         int hits = HINTS[slot];
         if (hits >= STREAK && (ThreadLocalRandom.current().nextInt() & PROBE_MASK) != 0) {
             // the data keeps being cached
-            return UnixFileDispatcherImpl.pread0(fd, address, len, position);
+            return plainRead(fd, address, len, position);
         }
         if (!carrierWanted()) {
             // no other virtual thread would use the carrier while this read
             // blocks it: as upstream; a read that took no longer than a copy
             // from the page cache counts as a hit
             long start = System.nanoTime();
-            int n = UnixFileDispatcherImpl.pread0(fd, address, len, position);
+            int n = plainRead(fd, address, len, position);
             if (System.nanoTime() - start < HIT_NANOS + (len >>> 2)) {
                 if (hits < STREAK)
                     HINTS[slot] = (hits < 0) ? 1 : hits + 1;
@@ -280,6 +317,11 @@ final class IoUringFileIO {
                 HINTS[slot] = 0;
             }
             return n;
+        }
+        if (position == -1 && !IoUring.isFileOrBlockDevice0(FD_ACCESS.get(fd))) {
+            // a FIFO or a device: read(2) returns what is there, and the
+            // ring would not read at the current position
+            return plainRead(fd, address, len, position);
         }
         if (hits == NO_NOWAIT && (ThreadLocalRandom.current().nextInt() & PROBE_MASK) != 0)
             return transfer(false, fd, address, len, position, false);
@@ -296,7 +338,8 @@ final class IoUringFileIO {
                     HINTS[slot] = (hits < 0) ? 1 : hits + 1;
                 return total;
             }
-            n = IoUring.preadNoWait0(fd, address + total, len - total, position + total);
+            n = IoUring.preadNoWait0(fd, address + total, len - total,
+                                     advance(position, total));
         }
         if (n == IOStatus.EOF || n == IOStatus.INTERRUPTED)
             return (total > 0) ? total : n;
@@ -309,7 +352,8 @@ final class IoUringFileIO {
             HINTS[slot] = NO_NOWAIT;
         }
         try {
-            n = transfer(false, fd, address + total, len - total, position + total, false);
+            n = transfer(false, fd, address + total, len - total,
+                         advance(position, total), false);
         } catch (IOException e) {
             if (total > 0)
                 return total;
@@ -324,7 +368,8 @@ final class IoUringFileIO {
      * Reads or writes through io_uring, or with pread0/pwrite0 if io_uring is
      * not available or the ring could not do it; the fallback compensates for
      * blocking if the caller relied on this method to park. Returns as
-     * pread0/pwrite0.
+     * pread0/pwrite0. A read at position -1 reads at the current position,
+     * as read0; a ring that cannot (before Linux 5.6) leaves it to read0.
      */
     private static int transfer(boolean write, FileDescriptor fd, long address, int len,
                                 long position, boolean parks)
@@ -334,7 +379,8 @@ final class IoUringFileIO {
         // only regular files and block devices: io_uring ignores the offset
         // where pread/pwrite fail with ESPIPE (pipes, FIFOs, sockets, ttys),
         // and returns short counts for character devices
-        if (ring != null && IoUring.isFileOrBlockDevice0(FD_ACCESS.get(fd))) {
+        if (ring != null && (position != -1 || ring.readsAtCurrentPosition())
+                && IoUring.isFileOrBlockDevice0(FD_ACCESS.get(fd))) {
             int res = ring.execute(write, FD_ACCESS.get(fd), address, len, position);
             if (res > 0)
                 return res;
@@ -349,7 +395,7 @@ final class IoUringFileIO {
         if (parks)
             return blockingTransfer(write, fd, address, len, position);
         return write ? UnixFileDispatcherImpl.pwrite0(fd, address, len, position)
-                     : UnixFileDispatcherImpl.pread0(fd, address, len, position);
+                     : plainRead(fd, address, len, position);
     }
 
     /**

@@ -30,7 +30,8 @@ import jdk.internal.event.FileReadEvent;
 import jdk.internal.util.OperatingSystem;
 
 /**
- * Skips the input of channel streams without copying it into the Java heap.
+ * Skips the input of channel streams and file input streams without copying
+ * it into the Java heap.
  *
  * <p> The native methods discard bytes from a file descriptor in the cheapest
  * way the platform has: on Linux, splice to /dev/null for pipes and FIFOs and
@@ -40,7 +41,7 @@ import jdk.internal.util.OperatingSystem;
  * {@link IOStatus} code, so that a channel calls it in place of a read, with
  * its own locking, blocking, parking and signalling.
  */
-final class Skipper {
+public final class Skipper {
     private Skipper() { }
 
     /**
@@ -110,6 +111,28 @@ final class Skipper {
     }
 
     /**
+     * Skips n bytes from the file of a FileInputStream that is not a regular
+     * file (a pipe, FIFO, socket or device), as InputStream.skip would by
+     * reading them with the stream's read: until n bytes are skipped or end
+     * of file, with the read's blocking and exceptions. Returns the number
+     * of bytes skipped, or -1, having skipped nothing, if the platform has
+     * no discard for such files (Windows).
+     */
+    public static long skip(FileDescriptor fd, long n) throws IOException {
+        if (OperatingSystem.isWindows())
+            return -1;
+        long remaining = n;
+        while (remaining > 0) {
+            // the descriptor is read again by each call: -1 once closed
+            int r = file0(fd, (int) Math.min(remaining, MAX_DISCARD));
+            if (r < 0)
+                break;  // EOF
+            remaining -= r;
+        }
+        return n - remaining;
+    }
+
+    /**
      * Discards up to len bytes from a stream socket: TCP if tcp is true,
      * otherwise a Unix domain socket.
      */
@@ -133,6 +156,8 @@ final class Skipper {
 
     private static native int socket0(FileDescriptor fd, int len, boolean tcp)
         throws IOException;
+
+    private static native int file0(FileDescriptor fd, int len) throws IOException;
 
     private static native void init0();
 
