@@ -52,7 +52,8 @@ import static java.nio.file.StandardOpenOption.*;
  * make/scripts/compare-bad-input.sh on the baseline and patched JDKs.
  *
  * <p> Each case does one operation with bad or unusual input: a FileChannel
- * positional read or write (the operations io_uring serves), and the
+ * positional read or write or relative read (the operations io_uring
+ * serves), the streams and Files methods built on relative reads, and the
  * non-positional, scattering, gathering and transfer operations, the
  * channels of RandomAccessFile, FileInputStream, FileOutputStream and
  * Files.newByteChannel, and ChannelInputStream.skip on files, FIFOs, pipes
@@ -673,6 +674,9 @@ public class IoUringBadInputCases {
         c("read.fifo", r -> fifoWithData(r, 100).read(heap(r, 1000)));
         c("read.directory", r -> r.open(dir, READ).read(heap(r, 10)));
 
+        // relative reads, and the streams and Files methods that use them
+        relativeCases();
+
         // scattering and gathering
         c("readv.mixed", r -> {
             FileChannel fc = dataChannel(r, READ);
@@ -1095,6 +1099,389 @@ public class IoUringBadInputCases {
             r.buf = bb.limit(align);
             Thread.currentThread().interrupt();
             return fc.read(r.buf, 0);
+        });
+    }
+
+    /**
+     * Relative reads (at the file position, which io_uring serves too) and
+     * what is built on them: every kind of buffer at positions around EOF,
+     * reads to and past EOF, files that grow and shrink under the channel,
+     * the channels of FileInputStream and RandomAccessFile after the stream
+     * moved the shared position, Files.newInputStream, readAllBytes,
+     * readString and lines, FIFOs, devices and /proc, interrupts.
+     */
+    static void relativeCases() {
+        for (String kind : new String[] { "heap", "direct" }) {
+            for (int len : new int[] { 100, 4096, 2 * SIZE }) {
+                for (long p : new long[] { 0, 1, SIZE - 10, SIZE, SIZE + 1, 20000, GIB }) {
+                    c("read." + kind + "." + len + "@" + pos(p), r -> {
+                        FileChannel fc = dataChannel(r, READ);
+                        fc.position(p);
+                        return fc.read(buffer(r, kind, len, false));
+                    });
+                }
+            }
+        }
+        for (String kind : KINDS) {
+            for (long p : new long[] { 0, SIZE - 10, SIZE }) {
+                c("read.kind." + kind + "@" + pos(p), r -> {
+                    FileChannel fc = dataChannel(r, READ);
+                    fc.position(p);
+                    return fc.read(buffer(r, kind, 100, false));
+                });
+            }
+        }
+        c("read.sequence.acrossEOF", r -> {
+            FileChannel fc = dataChannel(r, READ);
+            fc.position(SIZE - 150);
+            ByteBuffer bb = heap(r, 300);
+            return fc.read(bb.limit(100)) + "," + fc.read(bb.limit(200)) + ","
+                    + fc.read(bb.limit(300)) + "," + fc.position();
+        });
+        c("read.sequence.toEOF", r -> {
+            FileChannel fc = dataChannel(r, READ);
+            ByteBuffer bb = buffer(r, "direct", 3000, false);
+            StringBuilder sb = new StringBuilder();
+            CRC32 crc = new CRC32();
+            int n;
+            while ((n = fc.read(bb.clear())) > 0) {
+                crc.update(bb.flip());
+                sb.append(n).append(',');
+            }
+            return sb.append(n).append(" crc=").append(Long.toHexString(crc.getValue()));
+        });
+        c("read.emptyFile", r -> {
+            Path p = dir.resolve("empty" + (++fileCount));
+            Files.createFile(p);
+            r.file = p;
+            return r.open(p, READ).read(heap(r, 10));
+        });
+        c("read.readWrite.afterWrite", r -> {
+            FileChannel fc = dataChannel(r, READ, WRITE);
+            fc.write(src(r, 100));
+            return fc.read(heap(r, 100));
+        });
+        c("read.readWrite.afterWritePastEOF", r -> {
+            FileChannel fc = dataChannel(r, READ, WRITE);
+            fc.position(SIZE + 50);
+            fc.write(src(r, 10));
+            fc.position(SIZE - 10);
+            return fc.read(heap(r, 100));
+        });
+        c("read.readWrite.afterTruncateBelowPosition", r -> {
+            FileChannel fc = dataChannel(r, READ, WRITE);
+            fc.position(5000);
+            fc.truncate(100);
+            return fc.read(heap(r, 100));
+        });
+        c("read.afterTruncateByOther", r -> {
+            FileChannel fc = dataChannel(r, READ);
+            fc.position(5000);
+            try (FileChannel w = FileChannel.open(r.file, WRITE)) {
+                w.truncate(100);
+            }
+            return fc.read(heap(r, 100));
+        });
+        c("read.afterGrowthByOther", r -> {
+            FileChannel fc = dataChannel(r, READ);
+            fc.position(SIZE);
+            int first = fc.read(heap(r, 100));
+            try (FileChannel w = FileChannel.open(r.file, WRITE, APPEND)) {
+                w.write(ByteBuffer.wrap(DATA, 0, 50));
+            }
+            return first + "," + fc.read(r.buf);
+        });
+        c("read.appendWriteOnly", r -> dataChannel(r, WRITE, APPEND).read(heap(r, 10)));
+        c("read.open.readAppend", r -> dataChannel(r, READ, APPEND).read(heap(r, 10)));
+        c("read.open.readWriteAppend", r -> dataChannel(r, READ, WRITE, APPEND).read(heap(r, 10)));
+        c("read.writeOnly.direct", r ->
+                dataChannel(r, WRITE).read(buffer(r, "direct", 100, false)));
+        c("read.writeOnly.roBuffer", r ->
+                dataChannel(r, WRITE).read(buffer(r, "roHeap", 100, false)));
+        c("read.closed.roBuffer", r -> {
+            FileChannel fc = dataChannel(r, READ);
+            fc.close();
+            return fc.read(buffer(r, "roDirect", 10, false));
+        });
+        c("read.closed.direct", r -> {
+            FileChannel fc = dataChannel(r, READ);
+            fc.close();
+            return fc.read(buffer(r, "direct", 10, false));
+        });
+        for (boolean append : new boolean[] { false, true }) {
+            c("read.fos" + (append ? ".append" : ""), r -> {
+                FileOutputStream out = r.closeLater(
+                        new FileOutputStream(dataFile(r).toFile(), append));
+                r.ch = out.getChannel();
+                return out.getChannel().read(heap(r, 10));
+            });
+        }
+
+        // FileInputStream and RandomAccessFile share the fd, and its position, with their channel
+        c("read.fis.afterStreamRead", r -> {
+            FileInputStream in = r.closeLater(new FileInputStream(dataFile(r).toFile()));
+            r.ch = in.getChannel();
+            int k = in.read(new byte[123]);
+            int n = in.getChannel().read(heap(r, 100));
+            r.extra = "next=" + in.read() + " avail=" + in.available();
+            return k + "," + n;
+        });
+        c("read.fis.nearEOF", r -> {
+            FileInputStream in = r.closeLater(new FileInputStream(dataFile(r).toFile()));
+            r.ch = in.getChannel();
+            long s = in.skip(SIZE - 5);
+            int n = in.getChannel().read(buffer(r, "direct", 100, false));
+            r.extra = "next=" + in.read() + " avail=" + in.available();
+            return s + "," + n;
+        });
+        c("read.fis.afterSkipPastEOF", r -> {
+            FileInputStream in = r.closeLater(new FileInputStream(dataFile(r).toFile()));
+            r.ch = in.getChannel();
+            long s = in.skip(SIZE + 100);
+            int n = in.getChannel().read(heap(r, 100));
+            r.extra = "avail=" + in.available();
+            return s + "," + n;
+        });
+        c("read.fis.thenStreamReadAll", r -> {
+            FileInputStream in = r.closeLater(new FileInputStream(dataFile(r).toFile()));
+            r.ch = in.getChannel();
+            int n = in.getChannel().read(heap(r, 4000));
+            byte[] rest = in.readAllBytes();
+            return n + "," + rest.length + "/" + crc(rest);
+        });
+        c("read.fis.closedStream", r -> {
+            FileInputStream in = new FileInputStream(dataFile(r).toFile());
+            r.ch = in.getChannel();
+            in.close();
+            return in.getChannel().read(heap(r, 10));
+        });
+        c("read.fis.devZero", r -> {
+            FileInputStream in = r.closeLater(new FileInputStream("/dev/zero"));
+            r.ch = in.getChannel();
+            return in.getChannel().read(heap(r, 4096));
+        });
+        c("read.fis.fifo", r -> {
+            FileInputStream in = fifoWithData(100,
+                    p -> r.closeLater(new FileInputStream(p.toFile())));
+            r.ch = in.getChannel();
+            int n = in.getChannel().read(heap(r, 1000));
+            r.extra = "next=" + in.read();
+            return n;
+        });
+        c("read.fis.invalidFd", r -> {
+            FileInputStream in = new FileInputStream(new java.io.FileDescriptor());
+            r.ch = in.getChannel();
+            return in.getChannel().read(heap(r, 10));
+        });
+        for (long p : new long[] { 0, SIZE - 10, SIZE, 20000 }) {
+            c("read.raf.afterSeek@" + pos(p), r -> {
+                RandomAccessFile raf = r.closeLater(
+                        new RandomAccessFile(dataFile(r).toFile(), "r"));
+                r.ch = raf.getChannel();
+                raf.seek(p);
+                int n = raf.getChannel().read(heap(r, 100));
+                r.extra = "fp=" + raf.getFilePointer();
+                return n;
+            });
+        }
+        c("read.raf.rw.afterWrite", r -> {
+            RandomAccessFile raf = r.closeLater(new RandomAccessFile(dataFile(r).toFile(), "rw"));
+            r.ch = raf.getChannel();
+            raf.write(DATA, 0, 50);
+            int n = raf.getChannel().read(buffer(r, "direct", 100, false));
+            r.extra = "fp=" + raf.getFilePointer() + " next=" + raf.read();
+            return n;
+        });
+        c("read.raf.rw.afterSetLength", r -> {
+            RandomAccessFile raf = r.closeLater(new RandomAccessFile(dataFile(r).toFile(), "rw"));
+            r.ch = raf.getChannel();
+            raf.seek(5000);
+            raf.setLength(100);
+            int n = raf.getChannel().read(heap(r, 100));
+            r.extra = "fp=" + raf.getFilePointer();
+            return n;
+        });
+
+        // streams and Files methods on relative reads
+        c("stream.files.read", r -> {
+            InputStream in = r.closeLater(Files.newInputStream(dataFile(r)));
+            byte[] b = new byte[300];
+            int n = in.read(b, 0, 300);
+            r.extra = "avail=" + in.available() + " crc=" + crc(b);
+            return n;
+        });
+        c("stream.files.skipThenRead", r -> {
+            InputStream in = r.closeLater(Files.newInputStream(dataFile(r)));
+            long s = in.skip(SIZE - 10);
+            byte[] b = new byte[100];
+            int n = in.read(b);
+            r.extra = "avail=" + in.available() + " next=" + in.read() + " crc=" + crc(b);
+            return s + "," + n;
+        });
+        c("stream.files.skipBack", r -> {
+            InputStream in = r.closeLater(Files.newInputStream(dataFile(r)));
+            int k = in.read(new byte[500]);
+            long s = in.skip(-200);
+            byte[] b = in.readNBytes(100);
+            return k + "," + s + "," + crc(b);
+        });
+        c("stream.files.readAllBytes.afterRead", r -> {
+            InputStream in = r.closeLater(Files.newInputStream(dataFile(r)));
+            int k = in.read(new byte[1234]);
+            byte[] rest = in.readAllBytes();
+            return k + "," + rest.length + "/" + crc(rest);
+        });
+        c("stream.files.closed", r -> {
+            InputStream in = Files.newInputStream(dataFile(r));
+            in.close();
+            return in.read();
+        });
+        c("stream.channels.closedChannel", r -> {
+            FileChannel fc = dataChannel(r, READ);
+            InputStream in = Channels.newInputStream(fc);
+            fc.close();
+            return in.read();
+        });
+        c("stream.buffered.markReset", r -> {
+            InputStream in = r.closeLater(new java.io.BufferedInputStream(
+                    Files.newInputStream(dataFile(r)), 64));
+            in.mark(1000);
+            int k = in.read(new byte[300]);
+            in.reset();
+            byte[] b = in.readNBytes(400);
+            r.extra = "avail=" + in.available();
+            return k + "," + crc(b);
+        });
+        c("stream.fifo.files", r -> {
+            InputStream in = fifoWithData(1000, p -> r.closeLater(Files.newInputStream(p)));
+            byte[] b = in.readAllBytes();
+            return b.length + "/" + crc(b);
+        });
+        c("files.readAllBytes", r -> {
+            byte[] b = Files.readAllBytes(dataFile(r));
+            return b.length + "/" + crc(b);
+        });
+        c("files.readAllBytes.empty", r -> {
+            Path p = dir.resolve("empty" + (++fileCount));
+            Files.createFile(p);
+            return Files.readAllBytes(p).length;
+        });
+        c("files.readAllBytes.directory", r -> Files.readAllBytes(dir).length);
+        c("files.readAllBytes.proc", r -> {
+            byte[] b = Files.readAllBytes(Path.of("/proc/sys/kernel/ostype"));
+            return b.length + "/" + crc(b);
+        });
+        c("files.readString.notUtf8", r -> Files.readString(dataFile(r)).length());
+        c("files.readString.latin1", r -> {
+            String s = Files.readString(dataFile(r), java.nio.charset.StandardCharsets.ISO_8859_1);
+            return s.length() + "/" + crc(s.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+        });
+        c("files.lines.latin1", r -> {
+            try (Stream<String> s = Files.lines(dataFile(r),
+                                                java.nio.charset.StandardCharsets.ISO_8859_1)) {
+                return s.mapToInt(String::length).sum();
+            }
+        });
+
+        // not regular files
+        c("read.fifo.rw.relative", r -> {
+            FileChannel fc = fifoReadWrite(r, 100);
+            try {
+                return fc.read(heap(r, 10));
+            } finally {
+                r.extra = pipeContent(fc);
+            }
+        });
+        c("read.fifo.direct", r -> fifoWithData(r, 100).read(buffer(r, "direct", 1000, false)));
+        c("read.fifo.thrice", r -> {
+            FileChannel fc = fifoWithData(r, 100);
+            ByteBuffer bb = heap(r, 60);
+            return fc.read(bb) + "," + fc.read(bb.clear()) + "," + fc.read(bb.clear());
+        });
+        c("read.devZero", r -> r.open(Path.of("/dev/zero"), READ).read(heap(r, 4096)));
+        c("read.devZero.direct", r -> r.open(Path.of("/dev/zero"), READ)
+                .read(buffer(r, "direct", 4096, false)));
+        c("read.devNull", r -> r.open(Path.of("/dev/null"), READ).read(heap(r, 10)));
+        c("read.devFull", r -> r.open(Path.of("/dev/full"), READ).read(heap(r, 10)));
+        c("read.devUrandom.len", r -> {
+            FileChannel fc = r.open(Path.of("/dev/urandom"), READ);
+            ByteBuffer bb = ByteBuffer.allocate(1000);
+            return fc.read(bb) + "/" + bb.position();
+        });
+        c("read.proc.thrice", r -> {
+            FileChannel fc = r.open(Path.of("/proc/sys/kernel/ostype"), READ);
+            ByteBuffer bb = heap(r, 3);
+            return fc.read(bb) + "," + fc.read(bb.clear()) + "," + fc.read(bb.clear());
+        });
+        for (long p : new long[] { 3, 4096 }) {
+            c("read.proc.afterPosition@" + p, r -> {
+                FileChannel fc = r.open(Path.of("/proc/sys/kernel/ostype"), READ);
+                fc.position(p);
+                return fc.read(heap(r, 100));
+            });
+        }
+        c("read.proc.version", r -> r.open(Path.of("/proc/version"), READ).read(heap(r, 4096)));
+
+        // interrupt status set before the call
+        c("interrupt.read.direct", r -> {
+            FileChannel fc = dataChannel(r, READ);
+            ByteBuffer bb = buffer(r, "direct", 10, false);
+            Thread.currentThread().interrupt();
+            return fc.read(bb);
+        });
+        c("interrupt.read.atEOF", r -> {
+            FileChannel fc = dataChannel(r, READ);
+            fc.position(SIZE);
+            ByteBuffer bb = heap(r, 10);
+            Thread.currentThread().interrupt();
+            return fc.read(bb);
+        });
+        c("interrupt.read.emptyBuffer", r -> {
+            FileChannel fc = dataChannel(r, READ);
+            ByteBuffer bb = buffer(r, "empty", 0, false);
+            Thread.currentThread().interrupt();
+            return fc.read(bb);
+        });
+        c("interrupt.read.fis", r -> {
+            FileInputStream in = r.closeLater(new FileInputStream(dataFile(r).toFile()));
+            r.ch = in.getChannel();
+            ByteBuffer bb = heap(r, 10);
+            in.read(new byte[10]);
+            Thread.currentThread().interrupt();
+            try {
+                return in.getChannel().read(bb);
+            } finally {
+                try {
+                    r.extra = "stream=" + in.available();
+                } catch (IOException e) {
+                    r.extra = "stream=" + e.getMessage();
+                }
+            }
+        });
+        c("interrupt.read.raf", r -> {
+            RandomAccessFile raf = r.closeLater(new RandomAccessFile(dataFile(r).toFile(), "r"));
+            r.ch = raf.getChannel();
+            ByteBuffer bb = heap(r, 10);
+            Thread.currentThread().interrupt();
+            return raf.getChannel().read(bb);
+        });
+        c("interrupt.files.readAllBytes", r -> {
+            Path p = dataFile(r);
+            Thread.currentThread().interrupt();
+            byte[] b = Files.readAllBytes(p);
+            return b.length + "/" + crc(b);
+        });
+        c("interrupt.stream.files", r -> {
+            InputStream in = r.closeLater(Files.newInputStream(dataFile(r)));
+            Thread.currentThread().interrupt();
+            byte[] b = new byte[100];
+            return in.read(b) + "/" + crc(b);
+        });
+        c("interrupt.stream.channels", r -> {
+            FileChannel fc = dataChannel(r, READ);
+            InputStream in = Channels.newInputStream(fc);
+            Thread.currentThread().interrupt();
+            return in.read(new byte[100]);
         });
     }
 

@@ -21,7 +21,9 @@
  * questions.
  */
 
+import java.io.FileInputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -68,13 +70,20 @@ final class IoUringRings {
 
     /**
      * The completions all rings have posted so far: the sum of CqTail in the
-     * fdinfo of each io_uring fd.
+     * fdinfo of each io_uring fd. The fdinfo is read with FileInputStream,
+     * read(2) in libjava: a /proc file is a regular file, and reading it
+     * through a FileChannel (Files.readAllLines) would take a ring in always
+     * mode and add to the count the next call reads.
      */
     static long completions() throws IOException {
         long n = 0;
         for (Path ring : fds()) {
             Path info = Path.of("/proc/self/fdinfo").resolve(ring.getFileName());
-            for (String line : Files.readAllLines(info)) {
+            String text;
+            try (FileInputStream in = new FileInputStream(info.toFile())) {
+                text = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
+            }
+            for (String line : text.lines().toList()) {
                 if (line.startsWith("CqTail:"))
                     n += Long.parseLong(line.substring(7).trim());
             }
