@@ -461,8 +461,7 @@ public class IoUringRelative {
             }
             // back from EOF to the start
             fc.position(0);
-            expect(readOne(fc, 0, reference, FILE_SIZE, r, "after EOF") > 0 ? 1 : 0, 1,
-                    "read from 0 after EOF");
+            readOne(fc, 0, reference, FILE_SIZE, r, "read from 0 after EOF");
         }
         Path empty = Files.createTempFile(DIR, "empty", ".dat");
         try (FileChannel fc = FileChannel.open(empty, READ)) {
@@ -939,9 +938,15 @@ public class IoUringRelative {
                                 pos = 0;
                                 fc.position(0);
                             }
-                            // let a reader parked on a ring have a carrier back:
-                            // interrupt waits for it (IoUringCloseWait)
-                            Thread.yield();
+                            // leave the carrier a while, so that a reader parked on
+                            // a ring gets one back: interrupt waits for it (see
+                            // IoUringCloseWait); an interrupt in the sleep is kept
+                            // for the next read
+                            try {
+                                Thread.sleep(1);
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
                         }
                     } catch (Throwable e) {
                         outcome[id].set(e);
