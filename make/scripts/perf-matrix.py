@@ -6,7 +6,10 @@ geometric mean of the pair speedups and its 95% interval, and prints every row w
 below the bar (and every row whose interval reaches below it, as unresolved). Exits 1 if a row
 is below the bar.
 
-O_DIRECT reads do not go through the page cache, so they run cold only.
+O_DIRECT reads do not go through the page cache, so they run cold only. With --files, relative
+reads are guarded too: FilesReadUring.readAllBytes (Files.readAllBytes of many files of each
+given size) over the same thread counts and cache states; --blocks none leaves out the
+positional reads.
 """
 
 import argparse
@@ -16,12 +19,12 @@ import subprocess
 import sys
 
 
-def compare(a, jmh, tag):
+def compare(a, jmh, tag, bench="FileChannelUring.ops"):
     here = os.path.dirname(os.path.abspath(__file__))
     out = os.path.join(a.out, tag)
     cmd = [sys.executable, os.path.join(here, "compare.py"), "--baseline", a.baseline,
            "--patched", a.patched, "--jar", a.jar, "--out", out,
-           "--bench", "FileChannelUring.ops", "--forks", str(a.forks), "--jmh", jmh,
+           "--bench", bench, "--forks", str(a.forks), "--jmh", jmh,
            "--per-case"]
     print("# " + " ".join(cmd), flush=True)
     subprocess.run(cmd, check=True)
@@ -42,6 +45,8 @@ def main():
     ap.add_argument("--caches", default="cold,half,hot")
     ap.add_argument("--blocks", default="4096,65536")
     ap.add_argument("--direct", default="false,true")
+    ap.add_argument("--files", default="",
+                    help="file sizes for FilesReadUring.readAllBytes (relative reads)")
     ap.add_argument("--forks", type=int, default=8)
     ap.add_argument("--bar", type=float, default=0.98)
     ap.add_argument("--jmh", default="-wi 1 -w 1 -i 3 -r 1",
@@ -51,11 +56,17 @@ def main():
 
     common = "%s -p threads=%s -p blockSize=%s" % (a.jmh, a.threads, a.blocks)
     rows = []
-    directs = a.direct.split(",")
+    directs = a.direct.split(",") if a.blocks != "none" else []
     if "false" in directs:
         rows += compare(a, common + " -p direct=false -p cache=" + a.caches, "buffered")
     if "true" in directs:
         rows += compare(a, common + " -p direct=true -p cache=cold", "direct")
+    if a.files:
+        rows += [dict(r, params=dict(r["params"], direct="false", blockSize="-" + r["params"]["fileSize"]))
+                 for r in compare(a, "%s -p threads=%s -p fileSize=%s -p cache=%s"
+                                  % (a.jmh, a.threads, a.files, a.caches),
+                                  "files", "FilesReadUring.readAllBytes")
+                 if r["benchmark"].endswith(".readAllBytes")]
 
     order = {t: i for i, t in enumerate(a.threads.split(","))}
     def sortkey(r):
@@ -65,7 +76,8 @@ def main():
              "speedup (pairs: geomean, 95% interval) | pairs | verdict |",
              "|---|---|---|---|---|---|---|---|---|"]
     below, unresolved = [], []
-    for r in sorted((r for r in rows if r["benchmark"].endswith(".ops")), key=sortkey):
+    for r in sorted((r for r in rows if r["benchmark"].endswith((".ops", ".readAllBytes"))),
+                    key=sortkey):
         p = r["params"]
         g = r.get("pair_geomean") or [r["speedup"], float("nan"), float("nan")]
         n = len(r.get("pair_speedups") or [])
@@ -77,9 +89,12 @@ def main():
             unresolved.append(r)
         else:
             verdict = "ok"
-        line = "| %s | %s | %d KiB | %s | %.0f | %.0f | %.2fx (%.2f-%.2f) | %d | %s |" % (
+        # a negative block size marks Files.readAllBytes of files of that size
+        block = int(p["blockSize"])
+        size = ("%d KiB" % (block // 1024)) if block > 0 else ("readAllBytes, %d KiB files" % (-block // 1024))
+        line = "| %s | %s | %s | %s | %.0f | %.0f | %.2fx (%.2f-%.2f) | %d | %s |" % (
             p["threads"], "-" if p["direct"] == "true" else p["cache"],
-            int(p["blockSize"]) // 1024, "yes" if p["direct"] == "true" else "no",
+            size, "yes" if p["direct"] == "true" else "no",
             r["baseline"], r["patched"], g[0], g[1], g[2], n, verdict)
         lines.append(line)
         r["line"] = line

@@ -27,6 +27,7 @@ import java.io.PrintStream;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,6 +47,24 @@ final class NonSeekable {
     private NonSeekable() { }
 
     /** The byte at offset {@code pos} of every pattern stream. */
+    /**
+     * Creates a temporary directory for the FIFOs and Unix domain socket
+     * files of a test (in the default temporary directory, /tmp: a Unix
+     * domain socket path must be short).
+     */
+    static Path tempDir() throws IOException {
+        return Files.createTempDirectory("fisskip");
+    }
+
+    /** Deletes a directory made by tempDir and the files in it. */
+    static void deleteDir(Path dir) throws IOException {
+        try (var s = Files.list(dir)) {
+            for (Path p : s.toList())
+                Files.delete(p);
+        }
+        Files.delete(dir);
+    }
+
     static byte pattern(long pos) {
         return (byte) (pos ^ (pos >>> 8) * 31 ^ (pos >>> 16) * 131 ^ (pos >>> 24) * 59);
     }

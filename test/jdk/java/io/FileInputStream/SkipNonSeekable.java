@@ -90,17 +90,12 @@ public class SkipNonSeekable {
 
     @BeforeAll
     static void makeDir() throws IOException {
-        // in /tmp: a Unix domain socket path must be short
-        dir = Files.createTempDirectory("fisskip");
+        dir = NonSeekable.tempDir();
     }
 
     @AfterAll
     static void removeDir() throws IOException {
-        try (var s = Files.list(dir)) {
-            for (Path p : s.toList())
-                Files.delete(p);
-        }
-        Files.delete(dir);
+        NonSeekable.deleteDir(dir);
     }
 
     /**

@@ -37,7 +37,6 @@ import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -82,16 +81,12 @@ public class SkipNonSeekableAsyncClose {
 
     @BeforeAll
     static void makeDir() throws IOException {
-        dir = Files.createTempDirectory("fisskip");
+        dir = NonSeekable.tempDir();
     }
 
     @AfterAll
     static void removeDir() throws IOException {
-        try (var s = Files.list(dir)) {
-            for (Path p : s.toList())
-                Files.delete(p);
-        }
-        Files.delete(dir);
+        NonSeekable.deleteDir(dir);
     }
 
     /** A stream under test and the output that feeds it. */

@@ -57,16 +57,12 @@ public class SkipNonSeekableJFR {
 
     @BeforeAll
     static void makeDir() throws IOException {
-        dir = Files.createTempDirectory("fisskip");
+        dir = NonSeekable.tempDir();
     }
 
     @AfterAll
     static void removeDir() throws IOException {
-        try (var s = Files.list(dir)) {
-            for (Path p : s.toList())
-                Files.delete(p);
-        }
-        Files.delete(dir);
+        NonSeekable.deleteDir(dir);
     }
 
     interface Action { void run() throws Exception; }

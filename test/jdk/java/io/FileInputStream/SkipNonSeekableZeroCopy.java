@@ -74,16 +74,12 @@ public class SkipNonSeekableZeroCopy {
     static void setup() throws IOException {
         assertTrue(THREADS.isThreadAllocatedMemorySupported());
         THREADS.setThreadAllocatedMemoryEnabled(true);
-        dir = Files.createTempDirectory("fisskip");
+        dir = NonSeekable.tempDir();
     }
 
     @AfterAll
     static void removeDir() throws IOException {
-        try (var s = Files.list(dir)) {
-            for (Path p : s.toList())
-                Files.delete(p);
-        }
-        Files.delete(dir);
+        NonSeekable.deleteDir(dir);
     }
 
     /**
