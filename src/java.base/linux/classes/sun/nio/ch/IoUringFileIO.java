@@ -490,15 +490,25 @@ final class IoUringFileIO {
 
         /**
          * Returns the ring for the current thread, or null if io_uring is not
-         * available or the ring has failed.
+         * available or the ring has failed. A virtual thread takes its
+         * carrier's ring: the kernel serializes the submissions to one ring
+         * (and does a read of cached data inside the submission), so carriers
+         * that share no ring submit in parallel. Carriers are told apart by
+         * their index in the scheduler's pool, which thread ids would not do
+         * (two carriers' ids may fall on the same ring).
          */
         static IoUring ring() {
             IoUring[] rings = RINGS;
             if (rings == null)
                 return null;
-            IoUring ring = (rings.length == 1) ? rings[0]
-                    : rings[(int) Long.remainderUnsigned(Thread.currentThread().threadId(),
-                                                         rings.length)];
+            IoUring ring;
+            if (rings.length == 1) {
+                ring = rings[0];
+            } else {
+                Thread t = JLA.currentCarrierThread();
+                long key = (t instanceof ForkJoinWorkerThread w) ? w.getPoolIndex() : t.threadId();
+                ring = rings[(int) Long.remainderUnsigned(key, rings.length)];
+            }
             return ring.isDead() ? null : ring;
         }
     }
