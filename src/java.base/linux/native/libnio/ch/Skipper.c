@@ -21,7 +21,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <unistd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -66,36 +65,43 @@ Java_sun_nio_ch_Skipper_init0(JNIEnv *env, jclass clazz)
     }
 }
 
+/*
+ * Splices up to len bytes from fd into /dev/null as a read of fd would read
+ * them. SPLICE_F_NONBLOCK first, as before Linux 5.1 splice ignores the
+ * pipe's O_NONBLOCK, so that a virtual thread's non-blocking pipe never
+ * blocks its carrier; an empty pipe in blocking mode is then waited for in a
+ * blocking splice, which, as read(2), holds the file while it waits (a close
+ * by another thread does not wake it, a signal does, and the descriptor
+ * number cannot be reused under it). Returns the count, 0 at end of file, or
+ * -1 with errno set: EAGAIN for an empty pipe in non-blocking mode, EINTR,
+ * and EINVAL if fd is not a pipe.
+ */
+static ssize_t
+spliceToNull(int fd, jint len)
+{
+    ssize_t n = splice(fd, NULL, devNull, NULL, (size_t)len, SPLICE_F_NONBLOCK);
+    if (n < 0 && errno == EAGAIN) {
+        int fl = fcntl(fd, F_GETFL);
+        if (fl < 0)
+            return -1;
+        if ((fl & O_NONBLOCK) != 0) {
+            errno = EAGAIN;
+            return -1;
+        }
+        n = splice(fd, NULL, devNull, NULL, (size_t)len, 0);
+    }
+    return n;
+}
+
 JNIEXPORT jint JNICALL
 Java_sun_nio_ch_Skipper_pipe0(JNIEnv *env, jclass clazz, jobject fdo, jint len)
 {
     jint fd = fdval(env, fdo);
     if (devNull >= 0) {
-        /*
-         * SPLICE_F_NONBLOCK always: before Linux 5.1 splice ignores the
-         * pipe's O_NONBLOCK, and a virtual thread's non-blocking pipe must
-         * never block its carrier. A blocking fd with nothing to discard
-         * waits in poll, as a read would wait, and is signalled as it is.
-         */
-        for (;;) {
-            ssize_t n = splice(fd, NULL, devNull, NULL, (size_t)len, SPLICE_F_NONBLOCK);
-            if (n < 0 && errno == EAGAIN) {
-                struct pollfd pfd;
-                int flags = fcntl(fd, F_GETFL);
-                if (flags < 0 || (flags & O_NONBLOCK) != 0)
-                    return convertReturnVal(env, (jint)n, JNI_TRUE);
-                pfd.fd = fd;
-                pfd.events = POLLIN;
-                pfd.revents = 0;
-                if (poll(&pfd, 1, -1) < 0)
-                    return convertReturnVal(env, -1, JNI_TRUE);
-                continue;
-            }
-            if (n >= 0 || errno != EINVAL)
-                return convertReturnVal(env, (jint)n, JNI_TRUE);
-            /* EINVAL: not a pipe (a character device), read it instead */
-            break;
-        }
+        ssize_t n = spliceToNull(fd, len);
+        if (n >= 0 || errno != EINVAL)
+            return convertReturnVal(env, (jint)n, JNI_TRUE);
+        /* EINVAL: not a pipe (a character device), read it instead */
     }
     return discardScratch(env, fd, len, JNI_FALSE);
 }
@@ -133,33 +139,12 @@ discardFile(int fd, jint len)
     ssize_t n;
 
     if (devNull >= 0) {
-        /*
-         * SPLICE_F_NONBLOCK first, as before Linux 5.1 splice ignores the
-         * pipe's O_NONBLOCK. An empty pipe in blocking mode is then waited
-         * for in a blocking splice, which, as read(2), holds the file while
-         * it waits: a close by another thread does not wake it, and the
-         * descriptor number cannot be reused under it.
-         */
-        unsigned int flags = SPLICE_F_NONBLOCK;
-        for (;;) {
-            n = splice(fd, NULL, devNull, NULL, (size_t)len, flags);
-            if (n >= 0)
-                return n;
-            if (errno == EAGAIN && flags != 0) {
-                int fl = fcntl(fd, F_GETFL);
-                if (fl < 0)
-                    return -1;
-                if ((fl & O_NONBLOCK) != 0) {
-                    errno = EAGAIN;
-                    return -1;
-                }
-                flags = 0;
-            } else if (errno == EINVAL) {
-                break;  /* not a pipe */
-            } else if (errno != EINTR) {
-                return -1;
-            }
-        }
+        do {
+            n = spliceToNull(fd, len);
+        } while (n < 0 && errno == EINTR);
+        if (n >= 0 || errno != EINVAL)
+            return n;
+        /* EINVAL: not a pipe */
     }
 
     /* a TCP socket: recv with MSG_TRUNC frees the data without copying it */
