@@ -27,6 +27,7 @@ package sun.nio.ch;
 
 import java.io.FileDescriptor;
 import java.io.IOException;
+import java.lang.ref.WeakReference;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.ThreadLocalRandom;
@@ -100,6 +101,16 @@ final class IoUringFileIO {
     private static final int NO_NOWAIT = -1;
     private static final int PROBE_MASK = 31;
     private static final int[] HINTS = new int[HINT_SLOTS];
+
+    // Whether a file descriptor is a regular file or a block device, the
+    // files io_uring reads and writes at a position as pread/pwrite do, kept
+    // per file descriptor number so that a ring operation needs no fstat. An
+    // entry answers for the FileDescriptor object it was made for while that
+    // object keeps the number: until it is closed, it refers to one open
+    // file. Entries are immutable and the array is read and written without
+    // synchronization: a lost update only costs another fstat.
+    private record FileKind(WeakReference<FileDescriptor> fdo, int fd, boolean fileOrBlockDevice) { }
+    private static final FileKind[] KINDS = new FileKind[HINT_SLOTS];
 
     // the rings, once set up (read without setting them up)
     private static volatile IoUring[] createdRings;
@@ -268,6 +279,21 @@ final class IoUringFileIO {
     }
 
     /**
+     * Returns true if fd is a regular file or a block device, false if it is
+     * anything else or fstat fails.
+     */
+    private static boolean isFileOrBlockDevice(FileDescriptor fdo) {
+        int fd = FD_ACCESS.get(fdo);
+        int slot = fd & (HINT_SLOTS - 1);
+        FileKind kind = KINDS[slot];
+        if (kind != null && kind.fd() == fd && kind.fdo().get() == fdo)
+            return kind.fileOrBlockDevice();
+        boolean result = IoUring.isFileOrBlockDevice0(fd);
+        KINDS[slot] = new FileKind(new WeakReference<>(fdo), fd, result);
+        return result;
+    }
+
+    /**
      * pread0 at the given position, or read0 at the current position if the
      * position is -1.
      */
@@ -318,7 +344,7 @@ final class IoUringFileIO {
             }
             return n;
         }
-        if (position == -1 && !IoUring.isFileOrBlockDevice0(FD_ACCESS.get(fd))) {
+        if (position == -1 && !isFileOrBlockDevice(fd)) {
             // a FIFO or a device: read(2) returns what is there, and the
             // ring would not read at the current position
             return plainRead(fd, address, len, position);
@@ -380,7 +406,7 @@ final class IoUringFileIO {
         // where pread/pwrite fail with ESPIPE (pipes, FIFOs, sockets, ttys),
         // and returns short counts for character devices
         if (ring != null && (position != -1 || ring.readsAtCurrentPosition())
-                && IoUring.isFileOrBlockDevice0(FD_ACCESS.get(fd))) {
+                && isFileOrBlockDevice(fd)) {
             int res = ring.execute(write, FD_ACCESS.get(fd), address, len, position);
             if (res > 0)
                 return res;
@@ -427,8 +453,11 @@ final class IoUringFileIO {
         static final String STATUS;
 
         static {
+            // a ring per carrier of the default scheduler (one per CPU), so
+            // that carriers do not take turns at submitting; at most 8, each
+            // ring having its reaper thread and its locked memory
             int count = intProperty("jdk.nio.file.ioUring.rings",
-                    Math.clamp(Runtime.getRuntime().availableProcessors() / 4, 1, 4), 64);
+                    Math.min(Runtime.getRuntime().availableProcessors(), 8), 64);
             // test-only: a shallow ring makes submitters wait for free slots
             DEPTH = intProperty("jdk.nio.file.ioUring.depth", 4096, 4096);
             String fail = System.getProperty("jdk.nio.file.ioUring.testUnavailable");
