@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Runs the same JMH benchmarks on the baseline and the patched JDK and compares them.
 
-Forks alternate between the two JDKs (baseline fork 1, patched fork 1, baseline fork 2, ...),
-each a separate JMH invocation with -f 1, so that drift on the machine hits both sides alike.
+Forks alternate between the two JDKs, each a separate JMH invocation with -f 1, so that drift
+on the machine hits both sides alike, and the order within a pair alternates too (baseline
+fork 1, patched fork 1, patched fork 2, baseline fork 2, ...), so that whatever the first run of
+a pair leaves to the second (the device's cache, the order of a sample's tail) hits both.
 With --per-case, every combination of the "-p name=a,b" options runs as its own pair of JMH
 invocations, so that the two forks of a pair measure the same case back to back and no case
 inherits the state (dirty pages, a grown carrier pool) another case left in the same VM.
@@ -162,7 +164,7 @@ def main():
     meta = {}
     runs = list(enumerate(cases(a.jmh.split()))) if a.per_case else [(None, a.jmh.split())]
     for fork, (case, opts) in itertools.product(range(1, a.forks + 1), runs):
-        for jdk in jdks:
+        for jdk in (jdks if fork % 2 == 1 else jdks[::-1]):
             results, found = run(java, a.jar, a.bench, jdk, fork, a.out, opts, case)
             for k, d in found.items():
                 mine = peak[jdk[0]].setdefault(k, {})

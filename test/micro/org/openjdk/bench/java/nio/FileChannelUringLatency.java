@@ -24,6 +24,7 @@
 package org.openjdk.bench.java.nio;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.OpenOption;
@@ -44,6 +45,10 @@ import org.openjdk.jmh.annotations.*;
  * {@code -t} says: {@code -t 1} is one virtual thread reading, {@code -t 4}
  * four. Reads the file of {@link FileChannelUring} (created by it, or here),
  * evicted from the page cache before each iteration ({@code cache=cold}).
+ * {@code others} more virtual threads read random blocks of the same file
+ * meanwhile, unsampled: {@code -t 1 -p others=3} is the latency one of four
+ * virtual threads sees (JMH's own virtual benchmark threads spin at the
+ * iteration barriers, which with more threads than carriers can stall a run).
  */
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -68,14 +73,27 @@ public class FileChannelUringLatency {
     @Param({"/var/tmp/nio-uring-bench.dat"})
     public String file;
 
+    @Param({"0"})
+    public int others;               // virtual threads reading meanwhile, unsampled
+
     private Path path;
     private FileChannel fc;
     private long blocks;
+    private volatile boolean stop;
+    private final List<Thread> readers = new ArrayList<>();
+    private final List<Reader> background = new ArrayList<>();
 
     @State(Scope.Thread)
     public static class Reader {
-        final SplittableRandom random = new SplittableRandom(Thread.currentThread().threadId());
+        final SplittableRandom random;
         final ByteBuffer buffer = ByteBuffer.allocateDirect(1 << 20).alignedSlice(4096);
+        long count;                  // reads done, by one of the others
+        public Reader() {
+            this(Thread.currentThread().threadId());
+        }
+        Reader(long seed) {
+            random = new SplittableRandom(seed);
+        }
     }
 
     @Setup(Level.Trial)
@@ -100,10 +118,38 @@ public class FileChannelUringLatency {
         }
         fc = FileChannel.open(path, opts.toArray(new OpenOption[0]));
         blocks = fileSize / blockSize;
+        stop = false;
+        for (int i = 0; i < others; i++) {
+            Reader r = new Reader(System.nanoTime() + i);
+            background.add(r);
+            readers.add(Thread.ofVirtual().start(() -> {
+                try {
+                    while (!stop) {
+                        read(r);
+                        r.count++;
+                    }
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }));
+        }
     }
 
     @TearDown(Level.Iteration)
-    public void close() throws IOException {
+    public void close() throws Exception {
+        stop = true;
+        for (Thread t : readers)
+            t.join();
+        readers.clear();
+        if (others > 0) {
+            // the reads each of the others did: a thread that kept no
+            // carrier for itself may do none
+            StringBuilder sb = new StringBuilder("reads by the other threads:");
+            for (Reader r : background)
+                sb.append(' ').append(r.count);
+            System.out.println(sb);
+        }
+        background.clear();
         fc.close();
     }
 
