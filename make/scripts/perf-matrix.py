@@ -62,7 +62,8 @@ def main():
     if "true" in directs:
         rows += compare(a, common + " -p direct=true -p cache=cold", "direct")
     if a.files:
-        rows += [dict(r, params=dict(r["params"], direct="false", blockSize="-" + r["params"]["fileSize"]))
+        rows += [dict(r, files=True,
+                      params=dict(r["params"], direct="false", blockSize=r["params"]["fileSize"]))
                  for r in compare(a, "%s -p threads=%s -p fileSize=%s -p cache=%s"
                                   % (a.jmh, a.threads, a.files, a.caches),
                                   "files", "FilesReadUring.readAllBytes")
@@ -71,7 +72,8 @@ def main():
     order = {t: i for i, t in enumerate(a.threads.split(","))}
     def sortkey(r):
         p = r["params"]
-        return (p["direct"], int(p["blockSize"]), p["cache"], order.get(p["threads"], 99))
+        return (r.get("files", False), p["direct"], int(p["blockSize"]), p["cache"],
+                order.get(p["threads"], 99))
     lines = ["| threads | cache | block | O_DIRECT | baseline ops/s | patched ops/s | "
              "speedup (pairs: geomean, 95% interval) | pairs | verdict |",
              "|---|---|---|---|---|---|---|---|---|"]
@@ -89,9 +91,8 @@ def main():
             unresolved.append(r)
         else:
             verdict = "ok"
-        # a negative block size marks Files.readAllBytes of files of that size
-        block = int(p["blockSize"])
-        size = ("%d KiB" % (block // 1024)) if block > 0 else ("readAllBytes, %d KiB files" % (-block // 1024))
+        kib = int(p["blockSize"]) // 1024
+        size = ("readAllBytes, %d KiB files" % kib) if r.get("files") else ("%d KiB" % kib)
         line = "| %s | %s | %s | %s | %.0f | %.0f | %.2fx (%.2f-%.2f) | %d | %s |" % (
             p["threads"], "-" if p["direct"] == "true" else p["cache"],
             size, "yes" if p["direct"] == "true" else "no",
