@@ -63,7 +63,6 @@ public class IoUringRingFull {
     static final int BLOCKS_PER_THREAD = 4;
     static final int SHARED_BLOCKS = 256;   // read-only region after the owned blocks
     static final long CHILD_TIMEOUT_SECONDS = 240;
-    static final Pattern RINGS = Pattern.compile("\\((\\d+) ring\\(s\\) of depth (\\d+)");
     static final Pattern DIGEST = Pattern.compile("^digest: ([0-9a-f]+)$", Pattern.MULTILINE);
 
     public static void main(String[] args) throws Exception {
@@ -89,12 +88,9 @@ public class IoUringRingFull {
             // waited for a slot (every op of "always" goes through a ring)
             int max = Integer.parseInt(out.firstMatch(
                     "^max threads in a positional op at once: (\\d+)$", 1));
-            Matcher m = RINGS.matcher(diag);
-            if (!m.find())
-                throw new RuntimeException("FAIL " + String.join(" ", c) + ": " + diag);
-            int rings = Integer.parseInt(m.group(1));
-            int depth = Integer.parseInt(m.group(2));
-            int slots = rings * depth;
+            String shape = "^jdk\\.nio\\.file\\.ioUring=.*\\((\\d+) ring\\(s\\) of depth (\\d+)";
+            int slots = Integer.parseInt(out.firstMatch(shape, 1))
+                    * Integer.parseInt(out.firstMatch(shape, 2));
             if (c[0].equals("always") && max <= slots)
                 throw new RuntimeException("FAIL " + String.join(" ", c)
                         + ": ring never full, at most " + max + " ops at once");
