@@ -18,7 +18,6 @@
 #
 import argparse
 import collections
-import math
 import os
 import subprocess
 import sys
@@ -26,7 +25,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'scripts'))
-from compare import t95  # noqa: E402
+from compare import pair_geomean  # noqa: E402
 
 
 def block_stat_path(path):
@@ -172,14 +171,10 @@ def main():
             results[name].append((score, m, blocked))
             print('%-8s %4d %10.0f %6.1f %8.0f %9.0f %7.1f %7.2f %7.1f' % ((name, pair + 1, score) + tuple(m)),
                   flush=True)
-    logs = [math.log(p[0] / b[0]) for b, p in zip(results['baseline'], results['patched'])]
-    n = len(logs)
-    mean = sum(logs) / n
-    if n > 1:
-        sd = math.sqrt(sum((x - mean) ** 2 for x in logs) / (n - 1))
-        half = t95(n - 1) * sd / math.sqrt(n)
+    ratios = [p[0] / b[0] for b, p in zip(results['baseline'], results['patched'])]
+    if len(ratios) > 1:
         print('patched vs baseline, %d pairs: %.2f (95%%: %.2f to %.2f)'
-              % (n, math.exp(mean), math.exp(mean - half), math.exp(mean + half)))
+              % ((len(ratios),) + pair_geomean(ratios)))
     for name in ('baseline', 'patched'):
         rs = results[name]
         m = [sum(r[1][i] for r in rs) / len(rs) for i in range(6)]

@@ -53,6 +53,14 @@ def t95(df):
     return quantile(T95, df, 1.96)
 
 
+def pair_geomean(ratios):
+    """Geometric mean of fork-pair speedups and its 95% interval (t quantile, log scale)."""
+    logs = [math.log(r) for r in ratios]
+    m = statistics.mean(logs)
+    half = t95(len(logs) - 1) * statistics.stdev(logs) / math.sqrt(len(logs))
+    return math.exp(m), math.exp(m - half), math.exp(m + half)
+
+
 def interval(samples):
     if len(samples) < 2:
         return float("nan")
@@ -239,15 +247,10 @@ def main():
                       for b, p in zip(fb, fp)]
             emit("%-46s %s" % ("  speedup per fork pair", " ".join("%.2f" % r for r in ratios)))
             row["pair_speedups"] = ratios
-            # geometric mean of the pairs and its 95% interval (t quantile, log scale)
-            logs = [math.log(r) for r in ratios if r > 0]
-            if len(logs) == len(ratios):
-                m = statistics.mean(logs)
-                half = t95(len(logs) - 1) * statistics.stdev(logs) / math.sqrt(len(logs))
-                emit("%-46s %.2f (95%%: %.2f to %.2f)" % ("  geometric mean of the pairs",
-                                                         math.exp(m), math.exp(m - half),
-                                                         math.exp(m + half)))
-                row["pair_geomean"] = [math.exp(m), math.exp(m - half), math.exp(m + half)]
+            if all(r > 0 for r in ratios):
+                g = pair_geomean(ratios)
+                emit("%-46s %.2f (95%%: %.2f to %.2f)" % (("  geometric mean of the pairs",) + g))
+                row["pair_geomean"] = list(g)
         for q in ("50.0", "90.0", "99.0", "99.9"):
             # SampleTime: each percentile, averaged over the forks
             qb = [d[q] for d in pct["baseline"].get(k, []) if q in d]
