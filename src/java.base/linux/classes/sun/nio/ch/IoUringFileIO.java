@@ -330,6 +330,19 @@ final class IoUringFileIO {
             // the data keeps being cached
             return plainRead(fd, address, len, position);
         }
+        return probeOrPark(fd, address, len, position, slot, hits);
+    }
+
+    /**
+     * The rest of preadVirtual, kept out of it so that the compiler inlines
+     * the path of cached data into the caller: decides whether to block the
+     * carrier, probe the page cache or go to io_uring, and keeps the file's
+     * hint.
+     */
+    private static int probeOrPark(FileDescriptor fd, long address, int len, long position,
+                                   int slot, int hits)
+        throws IOException
+    {
         if (!carrierWanted()) {
             // no other virtual thread would use the carrier while this read
             // blocks it: as upstream; a read that took no longer than a copy
