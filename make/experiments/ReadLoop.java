@@ -28,13 +28,16 @@ public class ReadLoop {
                 throw new IllegalArgumentException(path + ": smaller than 4 KiB");
             double sum = 0;
             for (int round = 0; round < rounds; round++) {
-                long[] count = new long[1];
+                long[] result = new long[2];   // reads, nanoseconds
+                Exception[] failure = new Exception[1];
                 Thread t = Thread.ofVirtual().start(() -> {
                     ByteBuffer bb = ByteBuffer.allocateDirect(8192).alignedSlice(4096)
                                               .limit(4096).slice();
                     SplittableRandom random = new SplittableRandom(7);
-                    long end = System.nanoTime() + seconds * 1_000_000_000L;
+                    long start = System.nanoTime();
+                    long end = start + seconds * 1_000_000_000L;
                     long n = 0;
+                    long now;
                     try {
                         do {
                             for (int i = 0; i < 1024; i++) {
@@ -42,14 +45,18 @@ public class ReadLoop {
                                 fc.read(bb, random.nextLong(blocks) * 4096);
                             }
                             n += 1024;
-                        } while (System.nanoTime() < end);
+                        } while ((now = System.nanoTime()) < end);
                     } catch (Exception e) {
-                        throw new RuntimeException(e);
+                        failure[0] = e;
+                        return;
                     }
-                    count[0] = n;
+                    result[0] = n;
+                    result[1] = now - start;
                 });
                 t.join();
-                double rate = count[0] / (double) seconds;
+                if (failure[0] != null)
+                    throw failure[0];
+                double rate = result[0] * 1e9 / result[1];
                 sum += rate;
                 System.out.printf("round %d: %.0f reads/s%n", round, rate);
             }
