@@ -246,7 +246,6 @@ testFault(volatile int *countdown)
     }
     return 0;
 }
-#endif
 
 /*
  * Queues one read or write and submits it. The caller holds the ring's submit
@@ -258,13 +257,10 @@ testFault(volatile int *countdown)
  * turned into a NOP before returning: the kernel never reads or writes the
  * caller's buffer through it, even if the ring is entered again.
  */
-JNIEXPORT jint JNICALL
-Java_sun_nio_ch_IoUring_submit0(JNIEnv *env, jclass clazz, jlong address,
-                                jboolean write, jint fd, jlong bufAddress,
-                                jint len, jlong position, jlong userData)
+static int
+submit(struct io_uring *ring, jboolean write, jint fd, jlong bufAddress,
+       jint len, jlong position, jlong userData)
 {
-#ifdef NIO_URING
-    struct io_uring *ring = jlong_to_ptr(address);
     struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
     int retries = 0;
     int res;
@@ -307,6 +303,69 @@ Java_sun_nio_ch_IoUring_submit0(JNIEnv *env, jclass clazz, jlong address,
     io_uring_prep_nop(sqe);
     io_uring_sqe_set_data64(sqe, NOP_TAG);
     return res;
+}
+
+/*
+ * Copies up to max completions from the CQ ring, without waiting, as
+ * (user_data, res) pairs of jlong to out, and frees their entries; a
+ * cancelled request's res becomes IoUring.FALLBACK. NOPs are skipped.
+ * Returns the number copied. The caller holds the ring's reap lock.
+ */
+static int
+drain(struct io_uring *ring, jlong *out, int max)
+{
+    struct io_uring_cqe *cqe;
+    unsigned head;
+    unsigned seen = 0;
+    int n = 0;
+    io_uring_for_each_cqe(ring, head, cqe) {
+        if (n == max)
+            break;
+        seen++;
+        if (cqe->user_data == NOP_TAG)
+            continue;
+        out[2 * n] = (jlong) cqe->user_data;
+        /* ECANCELED: the kernel cancelled the request (the ring died, or the
+         * thread that submitted it exited); it was not done */
+        out[2 * n + 1] = (cqe->res == -ECANCELED) ? (jlong) FALLBACK : (jlong) cqe->res;
+        n++;
+    }
+    io_uring_cq_advance(ring, seen);
+    return n;
+}
+#endif
+
+JNIEXPORT jint JNICALL
+Java_sun_nio_ch_IoUring_submit0(JNIEnv *env, jclass clazz, jlong address,
+                                jboolean write, jint fd, jlong bufAddress,
+                                jint len, jlong position, jlong userData)
+{
+#ifdef NIO_URING
+    return submit(jlong_to_ptr(address), write, fd, bufAddress, len, position, userData);
+#else
+    return -ENOSYS;
+#endif
+}
+
+/*
+ * submit0, then drain0 if the kernel has taken the SQE: a read of cached
+ * data completes during its submission, and its submitter takes the
+ * completion in the same call. Returns the number of completions copied, or
+ * -errno as submit0 (and nothing is copied). The caller holds the ring's
+ * submit lock and reap lock.
+ */
+JNIEXPORT jint JNICALL
+Java_sun_nio_ch_IoUring_submitDrain0(JNIEnv *env, jclass clazz, jlong address,
+                                     jboolean write, jint fd, jlong bufAddress,
+                                     jint len, jlong position, jlong userData,
+                                     jlong outAddress, jint max)
+{
+#ifdef NIO_URING
+    struct io_uring *ring = jlong_to_ptr(address);
+    int res = submit(ring, write, fd, bufAddress, len, position, userData);
+    if (res < 0)
+        return res;
+    return drain(ring, jlong_to_ptr(outAddress), max);
 #else
     return -ENOSYS;
 #endif
@@ -336,36 +395,14 @@ Java_sun_nio_ch_IoUring_wait0(JNIEnv *env, jclass clazz, jlong address)
 
 /*
  * Copies up to max completions from the CQ ring, without waiting, as
- * (user_data, res) pairs of jlong to the array at bufAddress, and frees
- * their entries; a cancelled request's res becomes IoUring.FALLBACK. NOPs
- * are skipped. Returns the number copied. The caller
- * holds the ring's reap lock.
+ * (user_data, res) pairs of jlong to the array at bufAddress (see drain).
  */
 JNIEXPORT jint JNICALL
 Java_sun_nio_ch_IoUring_drain0(JNIEnv *env, jclass clazz, jlong address,
                                jlong bufAddress, jint max)
 {
 #ifdef NIO_URING
-    struct io_uring *ring = jlong_to_ptr(address);
-    jlong *out = jlong_to_ptr(bufAddress);
-    struct io_uring_cqe *cqe;
-    unsigned head;
-    unsigned seen = 0;
-    int n = 0;
-    io_uring_for_each_cqe(ring, head, cqe) {
-        if (n == max)
-            break;
-        seen++;
-        if (cqe->user_data == NOP_TAG)
-            continue;
-        out[2 * n] = (jlong) cqe->user_data;
-        /* ECANCELED: the kernel cancelled the request (the ring died, or the
-         * thread that submitted it exited); it was not done */
-        out[2 * n + 1] = (cqe->res == -ECANCELED) ? (jlong) FALLBACK : (jlong) cqe->res;
-        n++;
-    }
-    io_uring_cq_advance(ring, seen);
-    return n;
+    return drain(jlong_to_ptr(address), jlong_to_ptr(bufAddress), max);
 #else
     return 0;
 #endif

@@ -39,7 +39,8 @@ import jdk.internal.misc.Unsafe;
  *
  * <p> A thread submits its operation under the ring's submit lock, with the
  * index of a free slot and the slot's sequence number as {@code user_data}.
- * It then takes what the CQ ring already holds: a read of cached data
+ * It then takes what the CQ ring already holds, in the same native call
+ * unless another thread is taking completions: a read of cached data
  * completes during the submission, and its submitter needs no other thread.
  * Otherwise it parks until its completion has been taken from the CQ ring,
  * by the reaper thread or by another submitter, and stored in its slot. The
@@ -175,6 +176,7 @@ final class IoUring {
      */
     int execute(boolean write, int fd, long bufAddress, int len, long position) {
         Slot slot;
+        Throwable failure = null;
         submitLock.lock();
         try {
             while (freeCount == 0 && !dead) {
@@ -187,7 +189,26 @@ final class IoUring {
             slot.userData = ((long) seq << 32) | slot.index;
             slot.thread = Thread.currentThread();
             slot.done = false;
-            int res = submit0(address, write, fd, bufAddress, len, position, slot.userData);
+            int res;
+            if (reapLock.tryLock()) {
+                try {
+                    res = submitDrain0(address, write, fd, bufAddress, len, position,
+                                       slot.userData, reapBuffer, REAP_BATCH);
+                    if (res > 0) {
+                        try {
+                            handOut(res);
+                            if (res == REAP_BATCH)
+                                drain();
+                        } catch (Throwable e) {
+                            failure = e;
+                        }
+                    }
+                } finally {
+                    reapLock.unlock();
+                }
+            } else {
+                res = submit0(address, write, fd, bufAddress, len, position, slot.userData);
+            }
             if (res < 0) {
                 // not submitted, and the SQE is now a NOP: this ring is done
                 slot.thread = null;
@@ -197,22 +218,30 @@ final class IoUring {
                 die("io_uring_enter: " + errorString0(-res));
                 return FALLBACK;
             }
+            if (slot.done && failure == null) {
+                // completed during its submission
+                int result = slot.result;
+                slot.thread = null;
+                free[freeCount++] = slot.index;
+                slotFreed.signal();
+                return result;
+            }
         } finally {
             submitLock.unlock();
         }
-        return await(slot);
+        return await(slot, failure);
     }
 
     /**
      * Waits for the completion of the operation in the given slot, frees the
      * slot and returns the result. Does not return before the completion has
-     * arrived, whatever is thrown meanwhile; the first such throwable is
-     * rethrown then. The interrupt status is kept.
+     * arrived, whatever is thrown meanwhile; the given failure, if not null,
+     * or else the first such throwable is rethrown then. The interrupt status
+     * is kept.
      */
-    private int await(Slot slot) {
+    private int await(Slot slot, Throwable failure) {
         boolean interrupted = false;
         boolean waiting = false;
-        Throwable failure = null;
         while (!slot.done) {
             try {
                 if (!waiting) {
@@ -282,12 +311,20 @@ final class IoUring {
         int n;
         do {
             n = drain0(address, reapBuffer, REAP_BATCH);
-            for (int i = 0; i < n; i++) {
-                long userData = UNSAFE.getLong(reapBuffer + i * 16L);
-                int res = (int) UNSAFE.getLong(reapBuffer + i * 16L + 8);
-                complete(slots[(int) userData & 0x7fffffff], userData, res);
-            }
+            handOut(n);
         } while (n == REAP_BATCH);
+    }
+
+    /**
+     * Hands each of the n completions copied to the reap buffer to its slot.
+     * The caller holds the reap lock.
+     */
+    private void handOut(int n) {
+        for (int i = 0; i < n; i++) {
+            long userData = UNSAFE.getLong(reapBuffer + i * 16L);
+            int res = (int) UNSAFE.getLong(reapBuffer + i * 16L + 8);
+            complete(slots[(int) userData & 0x7fffffff], userData, res);
+        }
     }
 
     /**
@@ -325,7 +362,13 @@ final class IoUring {
                     die("io_uring_enter (waiting for completions): " + errorString0(-res));
                     return;
                 }
-                reapLock.lock();
+                if (!reapLock.tryLock()) {
+                    // a submitter is taking completions: leave them to it
+                    // rather than queue for the lock, which would make its
+                    // unlock wake this thread
+                    Thread.yield();
+                    continue;
+                }
                 try {
                     drain();
                 } finally {
@@ -432,6 +475,10 @@ final class IoUring {
     private static native int wait0(long address);
 
     private static native int drain0(long address, long bufAddress, int max);
+
+    private static native int submitDrain0(long address, boolean write, int fd,
+                                           long bufAddress, int len, long position,
+                                           long userData, long outAddress, int max);
 
     private static native int cancelAll0(long address);
 

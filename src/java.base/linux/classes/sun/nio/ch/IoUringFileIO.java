@@ -36,6 +36,7 @@ import jdk.internal.access.JavaIOFileDescriptorAccess;
 import jdk.internal.access.JavaLangAccess;
 import jdk.internal.access.SharedSecrets;
 import jdk.internal.misc.Blocker;
+import jdk.internal.misc.TerminatingThreadLocal;
 import jdk.internal.misc.Unsafe;
 
 /**
@@ -465,6 +466,35 @@ final class IoUringFileIO {
         private static final IoUring[] RINGS;
         static final String STATUS;
 
+        // the number of live threads each ring was given to, guarded by itself
+        private static final int[] USERS;
+
+        // the ring of each carrier (and platform thread), given at its first
+        // use: the ring that the fewest live threads have
+        private static final TerminatingThreadLocal<IoUring> RING = new TerminatingThreadLocal<>() {
+            @Override
+            protected IoUring initialValue() {
+                synchronized (USERS) {
+                    int best = 0;
+                    for (int i = 1; i < USERS.length; i++) {
+                        if (USERS[i] < USERS[best])
+                            best = i;
+                    }
+                    USERS[best]++;
+                    return RINGS[best];
+                }
+            }
+            @Override
+            protected void threadTerminated(IoUring ring) {
+                synchronized (USERS) {
+                    for (int i = 0; i < RINGS.length; i++) {
+                        if (RINGS[i] == ring)
+                            USERS[i]--;
+                    }
+                }
+            }
+        };
+
         static {
             // a ring per carrier of the default scheduler (one per CPU), so
             // that carriers do not take turns at submitting; at most 8, each
@@ -499,6 +529,7 @@ final class IoUringFileIO {
             }
             if (created == 0) {
                 RINGS = null;
+                USERS = null;
                 STATUS = "io_uring unavailable (" + reason + "), using pread/pwrite";
             } else {
                 if (created < count) {
@@ -507,6 +538,7 @@ final class IoUringFileIO {
                     rings = a;
                 }
                 RINGS = rings;
+                USERS = new int[rings.length];
                 createdRings = rings;
                 STATUS = "using io_uring (" + created + " ring(s) of depth " + DEPTH
                         + ((reason != null) ? "; ring " + (created + 1) + " of " + count
@@ -535,22 +567,16 @@ final class IoUringFileIO {
          * available or the ring has failed. A virtual thread takes its
          * carrier's ring: the kernel serializes the submissions to one ring
          * (and does a read of cached data inside the submission), so carriers
-         * that share no ring submit in parallel. Carriers are told apart by
-         * their index in the scheduler's pool, which thread ids would not do
-         * (two carriers' ids may fall on the same ring).
+         * that share no ring submit in parallel. Each carrier is given the
+         * ring that the fewest live threads have (an index in the scheduler's
+         * pool would not do: a worker's index is random, and two carriers may
+         * fall on the same ring).
          */
         static IoUring ring() {
             IoUring[] rings = RINGS;
             if (rings == null)
                 return null;
-            IoUring ring;
-            if (rings.length == 1) {
-                ring = rings[0];
-            } else {
-                Thread t = JLA.currentCarrierThread();
-                long key = (t instanceof ForkJoinWorkerThread w) ? w.getPoolIndex() : t.threadId();
-                ring = rings[(int) Long.remainderUnsigned(key, rings.length)];
-            }
+            IoUring ring = (rings.length == 1) ? rings[0] : RING.get();
             return ring.isDead() ? null : ring;
         }
     }
