@@ -26,7 +26,6 @@
  * @summary Each carrier of the virtual-thread scheduler submits to a ring of its own,
  *          when there are as many rings as carriers
  * @requires os.family == "linux"
- * @library /test/lib
  * @run main/othervm -Djdk.nio.file.ioUring=always -Djdk.nio.file.ioUring.rings=4
  *                   -Djdk.virtualThreadScheduler.parallelism=4
  *                   -Djdk.virtualThreadScheduler.maxPoolSize=4 IoUringCarrierRings
@@ -57,7 +56,9 @@ public class IoUringCarrierRings {
             List<Path> fds = IoUringRings.fds();
             if (fds.isEmpty())
                 throw new SkippedException("io_uring not available");
-            if (fds.size() != 4)
+            if (fds.size() < 4)     // RLIMIT_MEMLOCK on kernels before 5.12
+                throw new SkippedException("only " + fds.size() + " rings could be set up");
+            if (fds.size() > 4)
                 throw new RuntimeException(fds.size() + " rings, expected 4");
             long[] before = submitted(fds);
 
