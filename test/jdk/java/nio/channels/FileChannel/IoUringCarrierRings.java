@@ -26,6 +26,7 @@
  * @summary Each carrier of the virtual-thread scheduler submits to a ring of its own,
  *          when there are as many rings as carriers
  * @requires os.family == "linux"
+ * @library /test/lib
  * @run main/othervm -Djdk.nio.file.ioUring=always -Djdk.nio.file.ioUring.rings=4
  *                   -Djdk.virtualThreadScheduler.parallelism=4
  *                   -Djdk.virtualThreadScheduler.maxPoolSize=4 IoUringCarrierRings
