@@ -317,14 +317,26 @@ final class IoUring {
 
     /**
      * Hands each of the n completions copied to the reap buffer to its slot.
-     * The caller holds the reap lock.
+     * The caller holds the reap lock. They have left the CQ ring, so each is
+     * handed out even if unparking the owner of another throws; the first
+     * such throwable is rethrown then.
      */
     private void handOut(int n) {
+        Throwable failure = null;
         for (int i = 0; i < n; i++) {
             long userData = UNSAFE.getLong(reapBuffer + i * 16L);
             int res = (int) UNSAFE.getLong(reapBuffer + i * 16L + 8);
-            complete(slots[(int) userData & 0x7fffffff], userData, res);
+            try {
+                complete(slots[(int) userData & 0x7fffffff], userData, res);
+            } catch (Throwable e) {
+                if (failure == null)
+                    failure = e;
+            }
         }
+        if (failure instanceof Error e)
+            throw e;
+        if (failure instanceof RuntimeException e)
+            throw e;
     }
 
     /**
@@ -413,12 +425,21 @@ final class IoUring {
         for (;;) {
             reapLock.lock();
             try {
-                drain();
+                try {
+                    drain();
+                } catch (Throwable e) {
+                    // what it took was handed out; go on
+                }
                 if (cancelled || !inFlight() || System.nanoTime() - deadline > 0) {
                     // what is left is not coming: its caller does it again
                     for (Slot slot : slots) {
-                        if (slot.thread != null && !slot.done)
-                            complete(slot, slot.userData, FALLBACK);
+                        if (slot.thread != null && !slot.done) {
+                            try {
+                                complete(slot, slot.userData, FALLBACK);
+                            } catch (Throwable e) {
+                                // the others still get theirs
+                            }
+                        }
                     }
                     return;
                 }

@@ -32,6 +32,7 @@ import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import jdk.internal.access.JavaIOFileDescriptorAccess;
 import jdk.internal.access.JavaLangAccess;
 import jdk.internal.access.SharedSecrets;
@@ -466,31 +467,36 @@ final class IoUringFileIO {
         private static final IoUring[] RINGS;
         static final String STATUS;
 
-        // the number of live threads each ring was given to, guarded by itself
-        private static final int[] USERS;
+        // the number of live threads each ring was given to
+        private static final AtomicIntegerArray USERS;
 
         // the ring of each carrier (and platform thread), given at its first
-        // use: the ring that the fewest live threads have
+        // use: the ring that the fewest live threads have. Nothing here may
+        // block: a virtual thread that blocked would unmount from the carrier
+        // whose value is being initialized.
         private static final TerminatingThreadLocal<IoUring> RING = new TerminatingThreadLocal<>() {
             @Override
             protected IoUring initialValue() {
-                synchronized (USERS) {
+                for (;;) {
                     int best = 0;
-                    for (int i = 1; i < USERS.length; i++) {
-                        if (USERS[i] < USERS[best])
+                    int min = USERS.get(0);
+                    for (int i = 1; i < USERS.length(); i++) {
+                        int n = USERS.get(i);
+                        if (n < min) {
                             best = i;
+                            min = n;
+                        }
                     }
-                    USERS[best]++;
-                    return RINGS[best];
+                    // two carriers that start together must not take the same ring
+                    if (USERS.compareAndSet(best, min, min + 1))
+                        return RINGS[best];
                 }
             }
             @Override
             protected void threadTerminated(IoUring ring) {
-                synchronized (USERS) {
-                    for (int i = 0; i < RINGS.length; i++) {
-                        if (RINGS[i] == ring)
-                            USERS[i]--;
-                    }
+                for (int i = 0; i < RINGS.length; i++) {
+                    if (RINGS[i] == ring)
+                        USERS.decrementAndGet(i);
                 }
             }
         };
@@ -538,7 +544,7 @@ final class IoUringFileIO {
                     rings = a;
                 }
                 RINGS = rings;
-                USERS = new int[rings.length];
+                USERS = new AtomicIntegerArray(rings.length);
                 createdRings = rings;
                 STATUS = "using io_uring (" + created + " ring(s) of depth " + DEPTH
                         + ((reason != null) ? "; ring " + (created + 1) + " of " + count
