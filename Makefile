@@ -10,6 +10,7 @@
 #   make fio             fio's io_uring figures for FileChannelUring's files (the device limit)
 #   make ramdisk[-down]  ext4 on a RAM-backed loop device at build/ramdisk (root), for write runs
 #   make compare-reaper  the reaper thread against a Poller-driven virtual reaper (experiment)
+#   make ring-floor      io_uring against pread for cached reads in C: the kernel's floor (experiment)
 #   make check-patches   the series applies to pristine upstream with no fuzz or offset, DEP-3 ok
 #   make update-upstream VERSION=26.0.x+y-z   move make/conf to that Debian openjdk-26, re-check
 #   make check-windows   syntax-check the Windows (MinGW) and non-Linux Unix native files
@@ -50,7 +51,7 @@ BOOT_JDK_FOUND = $(eval BOOT_JDK_FOUND := $$(shell BOOT_JDK='$(BOOT_JDK)' JAVA_H
 CONFIGURE_ALL = --with-boot-jdk=$(BOOT_JDK_FOUND) $(CONFIGURE_FLAGS) --with-jtreg=$(JTREG_HOME) --with-jmh=$(DEPS_DIR)/jmh
 
 .PHONY: all jdk baseline deps upstream assemble assemble-baseline test test-upstream micro \
-    compare perf-matrix compare-reaper fio ramdisk ramdisk-down check-patches update-upstream refresh-patches check-windows check-bad-input fault stress \
+    compare perf-matrix compare-reaper ring-floor fio ramdisk ramdisk-down check-patches update-upstream refresh-patches check-windows check-bad-input fault stress \
     leak-check stress-selftest clean help
 
 all: jdk
@@ -129,6 +130,11 @@ compare-reaper: micro
 	@$(SCRIPTS)/deps.sh --for gnuplot
 	@$(SCRIPTS)/reaper-experiment.sh $(BUILD_DIR)/jdk $(BUILD_DIR)/benchmarks.jar \
 	    $(BUILD_DIR)/compare-reaper '$(or $(BENCH),FileChannelUring)' '$(or $(FORKS),2)' '$(JMH_OPTIONS)'
+
+# Experiment: what a read of cached data costs through io_uring against pread in C, one SQE
+# per io_uring_enter as the JDK's ring submits, and the setup flags and batching it does not use
+ring-floor:
+	@$(SCRIPTS)/ring-floor.sh $(BUILD_DIR)/ring-floor
 
 # fio's io_uring figures for FileChannelUring's files (the device limit beside the benchmark)
 fio:

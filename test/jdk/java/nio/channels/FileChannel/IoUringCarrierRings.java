@@ -31,6 +31,7 @@
  *                   -Djdk.virtualThreadScheduler.parallelism=4
  *                   -Djdk.virtualThreadScheduler.maxPoolSize=4 IoUringCarrierRings
  */
+import java.io.FileOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -50,7 +51,11 @@ public class IoUringCarrierRings {
         byte[] data = new byte[1 << 20];
         new Random(7).nextBytes(data);
         Path f = Files.createTempFile(Path.of("."), "rings", ".dat");
-        Files.write(f, data);
+        // no FileChannel here nor in reading the fdinfo: this platform thread
+        // must not take a ring
+        try (FileOutputStream out = new FileOutputStream(f.toFile())) {
+            out.write(data);
+        }
         try (FileChannel fc = FileChannel.open(f, READ)) {
             // a first read, by a virtual thread so that no platform thread
             // takes a ring, sets the rings up
@@ -69,7 +74,7 @@ public class IoUringCarrierRings {
                 throw new SkippedException("only " + fds.size() + " rings could be set up");
             if (fds.size() > 4)
                 throw new RuntimeException(fds.size() + " rings, expected 4");
-            long[] before = submitted(fds);
+            long[] before = IoUringRings.submitted(fds);
 
             // 4 readers at a time keep the 4 carriers busy: a read of cached
             // data completes during its submission, so none of them parks
@@ -101,7 +106,7 @@ public class IoUringCarrierRings {
             for (Thread t : threads)
                 t.join();
 
-            long[] after = submitted(fds);
+            long[] after = IoUringRings.submitted(fds);
             long total = 0;
             for (int i = 0; i < fds.size(); i++) {
                 long n = after[i] - before[i];
@@ -119,21 +124,5 @@ public class IoUringCarrierRings {
         } finally {
             Files.delete(f);
         }
-    }
-
-    /** The SQ head of each ring: the number of SQEs the kernel has taken. */
-    static long[] submitted(List<Path> fds) throws Exception {
-        long[] n = new long[fds.size()];
-        for (int i = 0; i < n.length; i++) {
-            Path info = Path.of("/proc/self/fdinfo").resolve(fds.get(i).getFileName());
-            n[i] = -1;
-            for (String line : Files.readAllLines(info)) {
-                if (line.startsWith("SqHead:"))
-                    n[i] = Long.parseLong(line.substring(7).trim());
-            }
-            if (n[i] < 0)
-                throw new RuntimeException("no SqHead in " + info);
-        }
-        return n;
     }
 }

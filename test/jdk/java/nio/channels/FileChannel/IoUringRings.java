@@ -78,15 +78,34 @@ final class IoUringRings {
     static long completions() throws IOException {
         long n = 0;
         for (Path ring : fds()) {
-            Path info = Path.of("/proc/self/fdinfo").resolve(ring.getFileName());
-            String text;
-            try (FileInputStream in = new FileInputStream(info.toFile())) {
-                text = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
-            }
-            for (String line : text.lines().toList()) {
-                if (line.startsWith("CqTail:"))
-                    n += Long.parseLong(line.substring(7).trim());
-            }
+            n += fdinfo(ring, "CqTail");
+        }
+        return n;
+    }
+
+    /**
+     * A counter from the fdinfo of an io_uring fd (SqHead: the SQEs the
+     * kernel has taken; CqTail: the completions it has posted), read with
+     * FileInputStream for the reason given above.
+     */
+    static long fdinfo(Path ring, String key) throws IOException {
+        Path info = Path.of("/proc/self/fdinfo").resolve(ring.getFileName());
+        String text;
+        try (FileInputStream in = new FileInputStream(info.toFile())) {
+            text = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
+        }
+        for (String line : text.lines().toList()) {
+            if (line.startsWith(key + ":"))
+                return Long.parseLong(line.substring(key.length() + 1).trim());
+        }
+        throw new IOException("no " + key + " in " + info);
+    }
+
+    /** The SQ head of each ring: the number of SQEs the kernel has taken. */
+    static long[] submitted(List<Path> fds) throws IOException {
+        long[] n = new long[fds.size()];
+        for (int i = 0; i < n.length; i++) {
+            n[i] = fdinfo(fds.get(i), "SqHead");
         }
         return n;
     }

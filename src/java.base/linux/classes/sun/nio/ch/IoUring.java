@@ -100,10 +100,12 @@ final class IoUring {
     private final boolean curPos;  // reads at offset -1 use the file position
 
     // the SQ ring and the free slots
-    private final ReentrantLock submitLock = new ReentrantLock();
+    private final ReentrantLock submitLock = new ReentrantLock(true);
     private final Condition slotFreed = submitLock.newCondition();
     private final int[] free;      // stack of free slot indexes, guarded by submitLock
     private int freeCount;
+    // platform threads waiting for the submit lock, which a fair lock gives in turn
+    private final AtomicInteger platformWaiters = new AtomicInteger();
 
     // the CQ ring, and the native buffer its completions are copied to
     private final ReentrantLock reapLock = new ReentrantLock();
@@ -177,7 +179,7 @@ final class IoUring {
     int execute(boolean write, int fd, long bufAddress, int len, long position) {
         Slot slot;
         Throwable failure = null;
-        submitLock.lock();
+        lockSubmit();
         try {
             while (freeCount == 0 && !dead) {
                 slotFreed.awaitUninterruptibly();
@@ -270,7 +272,7 @@ final class IoUring {
             waiters.decrementAndGet();
         int result = slot.result;
 
-        submitLock.lock();
+        lockSubmit();
         try {
             slot.thread = null;
             free[freeCount++] = slot.index;
@@ -280,11 +282,32 @@ final class IoUring {
         }
         if (interrupted)
             Thread.currentThread().interrupt();
-        if (failure instanceof Error e)
-            throw e;
-        if (failure instanceof RuntimeException e)
-            throw e;
+        throwIfUnchecked(failure);
         return result;
+    }
+
+    /**
+     * Takes the submit lock. The virtual threads of one carrier can take it
+     * back to back, and a thread parked waiting for it, woken when it is
+     * released, then rarely finds it free first: a platform thread sharing a
+     * ring with such a carrier (in always mode) waited for seconds. So the
+     * lock is taken out of turn while no platform thread waits for it, and in
+     * turn while one does. Virtual threads are not waited for in turn: a
+     * queue of them would make every read park until it empties.
+     */
+    private void lockSubmit() {
+        if (platformWaiters.get() == 0 && submitLock.tryLock())
+            return;
+        if (Thread.currentThread().isVirtual()) {
+            submitLock.lock();
+        } else {
+            platformWaiters.incrementAndGet();
+            try {
+                submitLock.lock();
+            } finally {
+                platformWaiters.decrementAndGet();
+            }
+        }
     }
 
     /**
@@ -333,6 +356,15 @@ final class IoUring {
                     failure = e;
             }
         }
+        throwIfUnchecked(failure);
+    }
+
+    /**
+     * Throws the given throwable, caught while waiting for or handing out
+     * completions, if it is an Error or a RuntimeException; nothing that is
+     * called there throws a checked exception.
+     */
+    private static void throwIfUnchecked(Throwable failure) {
         if (failure instanceof Error e)
             throw e;
         if (failure instanceof RuntimeException e)

@@ -22,10 +22,12 @@
  */
 package org.openjdk.bench.java.nio;
 
+import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.OpenOption;
@@ -37,6 +39,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
 import com.sun.nio.file.ExtendedOpenOption;
 import static java.nio.file.StandardOpenOption.*;
 
@@ -46,7 +50,12 @@ import org.openjdk.jmh.annotations.*;
  * Random positional FileChannel reads and writes by platform or virtual
  * threads, buffered or O_DIRECT, with a hot or cold page
  * cache. Each invocation performs {@code BATCH} operations shared by the
- * worker threads. The io_uring policy is chosen on the command line, e.g.
+ * worker threads: with {@code -p drive=batch} (default) the workers wait for
+ * each invocation to hand them the batch and wake the benchmark thread when it
+ * is done; with {@code -p drive=free} they read without stopping, and an
+ * invocation waits until they have done {@code BATCH} more operations (read
+ * every 100 us; what is done beyond counts for the next invocation), so that
+ * no thread parks or wakes between batches. The io_uring policy is chosen on the command line, e.g.
  * {@code -jvmArgsAppend -Djdk.nio.file.ioUring=always}; the baseline JDK
  * ignores it. The peak number of live OS threads of the VM during each
  * iteration is printed ("peak OS threads"), and the peak number of those that
@@ -98,12 +107,17 @@ public class FileChannelUring {
     @Param({"/var/tmp/nio-uring-bench.dat"})
     public String file;
 
+    @Param({"batch"})
+    public String drive;             // batch | free
+
     private Path path;
     private FileChannel fc;
     private List<Thread> workers;
     private final Semaphore start = new Semaphore(0);
     private final AtomicInteger remaining = new AtomicInteger();
     private volatile CountDownLatch done;
+    private final LongAdder completed = new LongAdder();
+    private long consumed;
     private volatile boolean stop;
     private volatile int peakThreads;
     private volatile int peakCarriers;
@@ -152,10 +166,14 @@ public class FileChannelUring {
         int n = Integer.parseInt(threads.substring(1));
         long blocks = Files.size(path) / blockSize;
         stop = false;
+        completed.reset();
+        consumed = 0;
+        boolean free = drive.equals("free");
         workers = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             long seed = i * 31L + 7;
-            Runnable task = () -> work(new SplittableRandom(seed), blocks);
+            Runnable task = free ? () -> workFree(new SplittableRandom(seed), blocks)
+                                 : () -> work(new SplittableRandom(seed), blocks);
             workers.add(virtual ? Thread.ofVirtual().start(task) : Thread.ofPlatform().start(task));
         }
         peakThreads = 0;
@@ -187,6 +205,8 @@ public class FileChannelUring {
         fc.close();
         System.out.println("peak OS threads: " + peakThreads);
         System.out.println("peak carrier+reaper threads: " + peakCarriers);
+        if (drive.equals("free"))
+            System.out.println("operations done: " + completed.sum() + ", counted: " + iterationOps);
         long ticks = reaperCpuTicks() - reaperTicks;
         if (ticks > 0 && iterationOps > 0) {
             // clock ticks are 10 ms (USER_HZ 100)
@@ -195,23 +215,14 @@ public class FileChannelUring {
     }
 
     private void work(SplittableRandom r, long blocks) {
-        ByteBuffer bb = buffer.equals("heap")
-                ? ByteBuffer.allocate(blockSize)
-                : ByteBuffer.allocateDirect(blockSize + 4096).alignedSlice(4096)
-                            .limit(blockSize).slice();
+        ByteBuffer bb = newBuffer();
         try {
             for (;;) {
                 start.acquireUninterruptibly();
                 if (stop)
                     return;
                 while (remaining.getAndDecrement() > 0) {
-                    long position = r.nextLong(blocks) * blockSize;
-                    bb.clear();
-                    if (op.equals("write")) {
-                        fc.write(bb, position);
-                    } else {
-                        fc.read(bb, position);
-                    }
+                    operate(bb, r, blocks);
                 }
                 done.countDown();
             }
@@ -220,9 +231,46 @@ public class FileChannelUring {
         }
     }
 
+    private void workFree(SplittableRandom r, long blocks) {
+        ByteBuffer bb = newBuffer();
+        try {
+            while (!stop) {
+                operate(bb, r, blocks);
+                completed.increment();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private ByteBuffer newBuffer() {
+        return buffer.equals("heap")
+                ? ByteBuffer.allocate(blockSize)
+                : ByteBuffer.allocateDirect(blockSize + 4096).alignedSlice(4096)
+                            .limit(blockSize).slice();
+    }
+
+    /** One read or write of a block at a random position. */
+    private void operate(ByteBuffer bb, SplittableRandom r, long blocks) throws IOException {
+        long position = r.nextLong(blocks) * blockSize;
+        bb.clear();
+        if (op.equals("write")) {
+            fc.write(bb, position);
+        } else {
+            fc.read(bb, position);
+        }
+    }
+
     @Benchmark
     @OperationsPerInvocation(BATCH)
     public void ops() throws InterruptedException {
+        if (drive.equals("free")) {
+            consumed += BATCH;
+            while (completed.sum() < consumed)
+                LockSupport.parkNanos(100_000);
+            iterationOps += BATCH;
+            return;
+        }
         int n = workers.size();
         CountDownLatch latch = new CountDownLatch(n);
         done = latch;
@@ -290,7 +338,7 @@ public class FileChannelUring {
             for (Path task : tasks) {
                 String name;
                 try {
-                    name = Files.readString(task.resolve("comm"));
+                    name = procFile(task.resolve("comm"));
                 } catch (IOException e) {
                     continue;   // the thread has exited
                 }
@@ -314,9 +362,9 @@ public class FileChannelUring {
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
             for (Path task : tasks) {
                 try {
-                    if (!Files.readString(task.resolve("comm")).startsWith("IoUring"))
+                    if (!procFile(task.resolve("comm")).startsWith("IoUring"))
                         continue;
-                    String stat = Files.readString(task.resolve("stat"));
+                    String stat = procFile(task.resolve("stat"));
                     String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
                     ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]);   // utime, stime
                 } catch (IOException e) {
@@ -329,9 +377,20 @@ public class FileChannelUring {
         return ticks;
     }
 
+    /**
+     * Reads a file of /proc with FileInputStream, read(2): through a
+     * FileChannel, the sampler and the benchmark thread would read it through
+     * io_uring in always mode, on a ring shared with a busy carrier.
+     */
+    static String procFile(Path file) throws IOException {
+        try (FileInputStream in = new FileInputStream(file.toFile())) {
+            return new String(in.readAllBytes(), StandardCharsets.US_ASCII);
+        }
+    }
+
     static int liveOsThreads() {
         try {
-            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+            for (String line : procFile(Path.of("/proc/self/status")).lines().toList()) {
                 if (line.startsWith("Threads:"))
                     return Integer.parseInt(line.substring(8).trim());
             }
