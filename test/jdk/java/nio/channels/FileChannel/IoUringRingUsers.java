@@ -91,7 +91,8 @@ public class IoUringRingUsers {
                     used++;
             }
             if (total < THREADS * READS)
-                throw new RuntimeException(total + " submissions for " + THREADS * READS + " reads");
+                throw new RuntimeException(total + " submissions for " + THREADS * READS
+                                           + " reads");
             if (used != 1)
                 throw new RuntimeException("threads that started after others ended took"
                         + " different rings: ended threads kept their count");
@@ -106,13 +107,7 @@ public class IoUringRingUsers {
         ByteBuffer bb = ByteBuffer.allocateDirect(BLOCK);
         for (int i = 0; i < n; i++) {
             int pos = rnd.nextInt(data.length / BLOCK) * BLOCK;
-            bb.clear();
-            if (fc.read(bb, pos) != BLOCK)
-                throw new RuntimeException("short read at " + pos);
-            for (int j = 0; j < BLOCK; j++) {
-                if (bb.get(j) != data[pos + j])
-                    throw new RuntimeException("bad byte at " + (pos + j));
-            }
+            IoUringRings.readAndCheck(fc, bb, data, pos);
         }
     }
 }

@@ -23,6 +23,8 @@
 
 import java.io.FileInputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -108,5 +110,23 @@ final class IoUringRings {
             n[i] = fdinfo(fds.get(i), "SqHead");
         }
         return n;
+    }
+
+    /**
+     * Reads the block of the given size at the position with a positional
+     * read, and checks that it is the file's, whose bytes are data.
+     */
+    static void readAndCheck(FileChannel fc, ByteBuffer bb, byte[] data, int pos)
+        throws IOException
+    {
+        int len = bb.capacity();
+        bb.clear();
+        int n = fc.read(bb, pos);
+        if (n != len)
+            throw new RuntimeException(n + " bytes read at " + pos + ", expected " + len);
+        for (int j = 0; j < len; j++) {
+            if (bb.get(j) != data[pos + j])
+                throw new RuntimeException("bad byte at " + (pos + j));
+        }
     }
 }
