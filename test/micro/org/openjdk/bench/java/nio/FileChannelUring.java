@@ -55,7 +55,8 @@ import org.openjdk.jmh.annotations.*;
  * is done; with {@code -p drive=free} they read without stopping, and an
  * invocation waits until they have done {@code BATCH} more operations (read
  * every 100 us; what is done beyond counts for the next invocation), so that
- * no thread parks or wakes between batches. The io_uring policy is chosen on the command line, e.g.
+ * no thread parks or wakes between batches. The io_uring policy is chosen
+ * on the command line, e.g.
  * {@code -jvmArgsAppend -Djdk.nio.file.ioUring=always}; the baseline JDK
  * ignores it. The peak number of live OS threads of the VM during each
  * iteration is printed ("peak OS threads"), and the peak number of those that
@@ -118,6 +119,7 @@ public class FileChannelUring {
     private volatile CountDownLatch done;
     private final LongAdder completed = new LongAdder();
     private long consumed;
+    private boolean free;            // drive=free
     private volatile boolean stop;
     private volatile int peakThreads;
     private volatile int peakCarriers;
@@ -168,7 +170,7 @@ public class FileChannelUring {
         stop = false;
         completed.reset();
         consumed = 0;
-        boolean free = drive.equals("free");
+        free = drive.equals("free");
         workers = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             long seed = i * 31L + 7;
@@ -205,8 +207,9 @@ public class FileChannelUring {
         fc.close();
         System.out.println("peak OS threads: " + peakThreads);
         System.out.println("peak carrier+reaper threads: " + peakCarriers);
-        if (drive.equals("free"))
-            System.out.println("operations done: " + completed.sum() + ", counted: " + iterationOps);
+        if (free)
+            System.out.println("operations done: " + completed.sum()
+                               + ", counted: " + iterationOps);
         long ticks = reaperCpuTicks() - reaperTicks;
         if (ticks > 0 && iterationOps > 0) {
             // clock ticks are 10 ms (USER_HZ 100)
@@ -264,7 +267,7 @@ public class FileChannelUring {
     @Benchmark
     @OperationsPerInvocation(BATCH)
     public void ops() throws InterruptedException {
-        if (drive.equals("free")) {
+        if (free) {
             consumed += BATCH;
             while (completed.sum() < consumed)
                 LockSupport.parkNanos(100_000);
