@@ -120,6 +120,7 @@ public class FileChannelUring {
     private final LongAdder completed = new LongAdder();
     private long consumed;
     private boolean free;            // drive=free
+    private boolean write;           // op=write
     private volatile boolean stop;
     private volatile int peakThreads;
     private volatile int peakCarriers;
@@ -171,6 +172,7 @@ public class FileChannelUring {
         completed.reset();
         consumed = 0;
         free = drive.equals("free");
+        write = op.equals("write");
         workers = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             long seed = i * 31L + 7;
@@ -257,7 +259,7 @@ public class FileChannelUring {
     private void operate(ByteBuffer bb, SplittableRandom r, long blocks) throws IOException {
         long position = r.nextLong(blocks) * blockSize;
         bb.clear();
-        if (op.equals("write")) {
+        if (write) {
             fc.write(bb, position);
         } else {
             fc.read(bb, position);
