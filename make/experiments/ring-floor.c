@@ -8,6 +8,8 @@
  *   pread        pread(2)
  *   ring         one SQE per io_uring_enter, as the JDK's ring does
  *   ring-fixed   the same with the file registered (IOSQE_FIXED_FILE)
+ *   ring-regfd   the same with the ring's fd registered (io_uring_register_ring_fd),
+ *                which only the thread that registers it can use
  *   ring-coop    a ring set up with COOP_TASKRUN | TASKRUN_FLAG
  *   ring-defer   a ring set up with SINGLE_ISSUER | DEFER_TASKRUN
  *   ring-batch8  8 SQEs per io_uring_enter: what batching at most could win
@@ -33,10 +35,10 @@
 #define BATCH 8
 #define MAX_ROUNDS 64
 
-enum { PREAD, RING, RING_FIXED, RING_COOP, RING_DEFER, RING_BATCH, VARIANTS };
+enum { PREAD, RING, RING_FIXED, RING_REGFD, RING_COOP, RING_DEFER, RING_BATCH, VARIANTS };
 
 static const char *names[VARIANTS] = {
-    "pread", "ring", "ring-fixed", "ring-coop", "ring-defer", "ring-batch8"
+    "pread", "ring", "ring-fixed", "ring-regfd", "ring-coop", "ring-defer", "ring-batch8"
 };
 
 static int fd;
@@ -147,7 +149,7 @@ int main(int argc, char **argv) {
     struct io_uring rings[VARIANTS];
     int ok[VARIANTS] = { 1 };
     unsigned flags[VARIANTS] = {
-        0, 0, 0,
+        0, 0, 0, 0,
         IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG,
         IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN,
         0
@@ -161,6 +163,10 @@ int main(int argc, char **argv) {
     if (ok[RING_FIXED] && io_uring_register_files(&rings[RING_FIXED], &fd, 1) != 0) {
         printf("%-12s unavailable: cannot register the file\n", names[RING_FIXED]);
         ok[RING_FIXED] = 0;
+    }
+    if (ok[RING_REGFD] && io_uring_register_ring_fd(&rings[RING_REGFD]) != 1) {
+        printf("%-12s unavailable: cannot register the ring's fd\n", names[RING_REGFD]);
+        ok[RING_REGFD] = 0;
     }
 
     double t[VARIANTS][MAX_ROUNDS];

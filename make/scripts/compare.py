@@ -143,7 +143,8 @@ def main():
     ap.add_argument("--jmh", default="")
     ap.add_argument("--per-case", action="store_true",
                     help="a pair of JMH invocations per combination of -p values")
-    ap.add_argument("--host-java", help="java that runs the JMH driver (default: the patched JDK's)")
+    ap.add_argument("--host-java",
+                    help="java that runs the JMH driver (default: the fork's own JDK's)")
     ap.add_argument("--replot", help="redraw DIR/speedup.png from DIR/summary.json and stop")
     a = ap.parse_args()
     if a.replot:
@@ -164,7 +165,9 @@ def main():
     a.out = os.path.join(a.out, safe)
     os.makedirs(a.out, exist_ok=True)
     jdks = [("baseline", os.path.realpath(a.baseline)), ("patched", os.path.realpath(a.patched))]
-    java = a.host_java or os.path.join(jdks[1][1], "bin", "java")
+    # JMH gives a fork the driver's own JVM options unless told otherwise, so each JDK's forks
+    # are driven by that JDK's java: a wrapper java that adds a -D is not passed on to the
+    # other side's forks
     raw = {"baseline": {}, "patched": {}}
     peak = {"baseline": {}, "patched": {}}
     perfork = {"baseline": {}, "patched": {}}   # mean score of each fork, in fork order
@@ -173,7 +176,8 @@ def main():
     runs = list(enumerate(cases(a.jmh.split()))) if a.per_case else [(None, a.jmh.split())]
     for fork, (case, opts) in itertools.product(range(1, a.forks + 1), runs):
         for jdk in (jdks if fork % 2 == 1 else jdks[::-1]):
-            results, found = run(java, a.jar, a.bench, jdk, fork, a.out, opts, case)
+            host = a.host_java or os.path.join(jdk[1], "bin", "java")
+            results, found = run(host, a.jar, a.bench, jdk, fork, a.out, opts, case)
             for k, d in found.items():
                 mine = peak[jdk[0]].setdefault(k, {})
                 for what, n in d.items():
