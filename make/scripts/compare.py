@@ -165,9 +165,6 @@ def main():
     a.out = os.path.join(a.out, safe)
     os.makedirs(a.out, exist_ok=True)
     jdks = [("baseline", os.path.realpath(a.baseline)), ("patched", os.path.realpath(a.patched))]
-    # JMH gives a fork the driver's own JVM options unless told otherwise, so each JDK's forks
-    # are driven by that JDK's java: a wrapper java that adds a -D is not passed on to the
-    # other side's forks
     raw = {"baseline": {}, "patched": {}}
     peak = {"baseline": {}, "patched": {}}
     perfork = {"baseline": {}, "patched": {}}   # mean score of each fork, in fork order
@@ -176,6 +173,8 @@ def main():
     runs = list(enumerate(cases(a.jmh.split()))) if a.per_case else [(None, a.jmh.split())]
     for fork, (case, opts) in itertools.product(range(1, a.forks + 1), runs):
         for jdk in (jdks if fork % 2 == 1 else jdks[::-1]):
+            # JMH gives a fork the driver's own JVM options, so each JDK's forks are driven by
+            # that JDK's java: a wrapper java's -D does not reach the other side's forks
             host = a.host_java or os.path.join(jdk[1], "bin", "java")
             results, found = run(host, a.jar, a.bench, jdk, fork, a.out, opts, case)
             for k, d in found.items():
