@@ -59,8 +59,9 @@ import jdk.internal.misc.Unsafe;
  *   probes in a row, its reads use plain pread, and probe again one time in
  *   32. An
  *   O_DIRECT read by a virtual thread blocks its carrier with compensation,
- *   as upstream, while fewer than twice the scheduler's parallelism do so,
- *   and goes to io_uring beyond, so that no more carriers are started. </li>
+ *   as upstream, while no more than 5/2 of the scheduler's parallelism do so,
+ *   and goes to io_uring beyond, so that the scheduler keeps at most three
+ *   times its parallelism in carriers. </li>
  * <li> {@code always}: every positional read and write goes through io_uring. </li>
  * <li> {@code never}: pread/pwrite, as upstream. </li>
  * </ul>
@@ -197,8 +198,12 @@ final class IoUringFileIO {
             return UnixFileDispatcherImpl.pread0(fd, address, len, position);
         }
         if (MODE == AUTO) {
+            // the scheduler starts a spare carrier only for a carrier that
+            // blocks while no more than half its parallelism (its default
+            // minimum of runnable carriers) runs: at this limit it keeps at
+            // most three times its parallelism in carriers
             ForkJoinPool pool = carrierPool();
-            int limit = (pool != null) ? 2 * pool.getParallelism() : 0;
+            int limit = (pool != null) ? 5 * pool.getParallelism() / 2 : 0;
             if (DIRECT_BLOCKED.incrementAndGet() <= limit) {
                 // few carriers block: compensate, as upstream does
                 try {
