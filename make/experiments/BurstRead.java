@@ -7,11 +7,15 @@
  * burst's start; after the warm-up bursts it prints, averaged over the
  * measured bursts: reads per second, the burst's length, when its last read
  * started, when its reads finished (median and 99th percentile of the end
- * times) and the reads' own times (median, 99th percentile, maximum).
+ * times) and the reads' own times (median, 99th percentile, maximum). With
+ * "latch" as the last argument a burst starts and ends as in FileChannelUring
+ * (a Semaphore released for every worker, a CountDownLatch counted down by
+ * each) instead of at the phaser.
  *
  * Usage (the source launcher):
  *   <jdk>/bin/java [-Djdk.nio.file.ioUring=...] make/experiments/BurstRead.java \
  *       FILE [threads, 1024] [reads per burst, 2048] [block, 65536] [bursts, 100] [warm-up, 20]
+ *       [phaser|latch]
  */
 
 import com.sun.nio.file.ExtendedOpenOption;
@@ -21,7 +25,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Phaser;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 
 public class BurstRead {
@@ -32,6 +38,9 @@ public class BurstRead {
         int block = arg(args, 3, 65536);
         int bursts = arg(args, 4, 100);
         int warmup = arg(args, 5, 20);
+        boolean latch = args.length > 6 && args[6].equals("latch");
+        Semaphore go = new Semaphore(0);
+        CountDownLatch[] done = new CountDownLatch[1];
 
         long[] starts = new long[reads];
         long[] ends = new long[reads];
@@ -51,10 +60,14 @@ public class BurstRead {
                                               .limit(block);
                     try {
                         for (;;) {
-                            if (phaser.arriveAndAwaitAdvance() < 0)
+                            if (latch) {
+                                go.acquire();
+                                if (done[0] == null)
+                                    return;
+                            } else if (phaser.arriveAndAwaitAdvance() < 0
+                                       || phaser.isTerminated()) {
                                 return;
-                            if (phaser.isTerminated())
-                                return;
+                            }
                             int i;
                             while ((i = next.getAndIncrement()) < reads) {
                                 long s = System.nanoTime();
@@ -63,7 +76,11 @@ public class BurstRead {
                                 starts[i] = s;
                                 ends[i] = e;
                             }
-                            phaser.arriveAndAwaitAdvance();
+                            if (latch) {
+                                done[0].countDown();
+                            } else {
+                                phaser.arriveAndAwaitAdvance();
+                            }
                         }
                     } catch (Exception e) {
                         e.printStackTrace();
@@ -83,13 +100,20 @@ public class BurstRead {
             for (int b = -warmup; b < bursts; b++) {
                 next.set(0);
                 burstStart[0] = System.nanoTime();
-                phaser.arriveAndAwaitAdvance();      // go
-                phaser.arriveAndAwaitAdvance();      // all done
-                long done = System.nanoTime();
+                if (latch) {
+                    CountDownLatch l = new CountDownLatch(threads);
+                    done[0] = l;
+                    go.release(threads);
+                    l.await();
+                } else {
+                    phaser.arriveAndAwaitAdvance();  // go
+                    phaser.arriveAndAwaitAdvance();  // all done
+                }
+                long finish = System.nanoTime();
                 if (b < 0)
                     continue;
                 long t0 = burstStart[0];
-                measured += done - t0;
+                measured += finish - t0;
                 long[] s = starts.clone();
                 long[] e = ends.clone();
                 long[] d = new long[reads];
@@ -98,7 +122,7 @@ public class BurstRead {
                 Arrays.sort(s);
                 Arrays.sort(e);
                 Arrays.sort(d);
-                length[b] = ms(done - t0);
+                length[b] = ms(finish - t0);
                 lastStart[b] = ms(s[reads - 1] - t0);
                 endMedian[b] = ms(e[reads / 2] - t0);
                 endP99[b] = ms(e[reads * 99 / 100] - t0);
@@ -106,7 +130,12 @@ public class BurstRead {
                 readP99[b] = ms(d[reads * 99 / 100]);
                 readMax[b] = ms(d[reads - 1]);
             }
-            phaser.forceTermination();
+            if (latch) {
+                done[0] = null;
+                go.release(threads);
+            } else {
+                phaser.forceTermination();
+            }
             System.out.printf("reads/s %.0f  burst %.2f ms  last start %.2f  end p50 %.2f p99 %.2f"
                               + "  read p50 %.2f p99 %.2f max %.2f%n",
                               (double) reads * bursts / (measured / 1e9), mean(length),
