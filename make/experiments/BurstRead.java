@@ -45,7 +45,6 @@ public class BurstRead {
         long[] starts = new long[reads];
         long[] ends = new long[reads];
         AtomicInteger next = new AtomicInteger();
-        long[] burstStart = new long[1];
         Phaser phaser = new Phaser(threads + 1);
 
         try (FileChannel fc = FileChannel.open(path, StandardOpenOption.READ,
@@ -99,7 +98,7 @@ public class BurstRead {
             long measured = 0;
             for (int b = -warmup; b < bursts; b++) {
                 next.set(0);
-                burstStart[0] = System.nanoTime();
+                long t0 = System.nanoTime();
                 if (latch) {
                     CountDownLatch l = new CountDownLatch(threads);
                     done[0] = l;
@@ -112,7 +111,6 @@ public class BurstRead {
                 long finish = System.nanoTime();
                 if (b < 0)
                     continue;
-                long t0 = burstStart[0];
                 measured += finish - t0;
                 long[] s = starts.clone();
                 long[] e = ends.clone();
