@@ -254,6 +254,12 @@ def main():
                 g = pair_geomean(ratios)
                 emit("%-46s %.2f (95%%: %.2f to %.2f)" % (("  geometric mean of the pairs",) + g))
                 row["pair_geomean"] = list(g)
+                if len(ratios) >= 4:
+                    # odd pairs ran the baseline first, even ones the patched JDK: a gap
+                    # between the two says that a fork's figure depends on what ran before it
+                    first = (pair_geomean(ratios[0::2])[0], pair_geomean(ratios[1::2])[0])
+                    emit("%-46s %.2f / %.2f" % (("  pairs run baseline / patched first",) + first))
+                    row["pair_geomean_by_order"] = list(first)
         for q in ("50.0", "90.0", "99.0", "99.9"):
             # SampleTime: each percentile, averaged over the forks
             qb = [d[q] for d in pct["baseline"].get(k, []) if q in d]
