@@ -55,7 +55,9 @@ import org.openjdk.jmh.annotations.*;
  * is done; with {@code -p drive=free} they read without stopping, and an
  * invocation waits until they have done {@code BATCH} more operations (read
  * every 100 us; what is done beyond counts for the next invocation), so that
- * no thread parks or wakes between batches. The io_uring policy is chosen
+ * no thread parks or wakes between batches. Each worker reads the positions
+ * of its own random sequence, the same in every fork, or with {@code -p
+ * seeds=fork} new ones in each fork. The io_uring policy is chosen
  * on the command line, e.g.
  * {@code -jvmArgsAppend -Djdk.nio.file.ioUring=always}; the baseline JDK
  * ignores it. The peak number of live OS threads of the VM during each
@@ -110,6 +112,9 @@ public class FileChannelUring {
 
     @Param({"batch"})
     public String drive;             // batch | free
+
+    @Param({"fixed"})
+    public String seeds;             // fixed (every fork reads the same positions) | fork
 
     private Path path;
     private FileChannel fc;
@@ -174,8 +179,9 @@ public class FileChannelUring {
         free = drive.equals("free");
         write = op.equals("write");
         workers = new ArrayList<>();
+        long base = seeds.equals("fork") ? new SplittableRandom().nextLong() : 7;
         for (int i = 0; i < n; i++) {
-            long seed = i * 31L + 7;
+            long seed = i * 31L + base;
             Runnable task = free ? () -> workFree(new SplittableRandom(seed), blocks)
                                  : () -> work(new SplittableRandom(seed), blocks);
             workers.add(virtual ? Thread.ofVirtual().start(task) : Thread.ofPlatform().start(task));
