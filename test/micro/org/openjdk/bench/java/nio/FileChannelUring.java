@@ -56,8 +56,8 @@ import org.openjdk.jmh.annotations.*;
  * invocation waits until they have done {@code BATCH} more operations (read
  * every 100 us; what is done beyond counts for the next invocation), so that
  * no thread parks or wakes between batches. Each worker reads the positions
- * of its own random sequence, the same in every fork, or with {@code -p
- * seeds=fork} new ones in each fork. The io_uring policy is chosen
+ * of its own random sequence, the same in every iteration of every fork, or
+ * with {@code -p seeds=fork} new ones in each iteration. The io_uring policy is chosen
  * on the command line, e.g.
  * {@code -jvmArgsAppend -Djdk.nio.file.ioUring=always}; the baseline JDK
  * ignores it. The peak number of live OS threads of the VM during each
@@ -114,7 +114,7 @@ public class FileChannelUring {
     public String drive;             // batch | free
 
     @Param({"fixed"})
-    public String seeds;             // fixed (every fork reads the same positions) | fork
+    public String seeds;             // fixed (every iteration reads the same positions) | fork
 
     private Path path;
     private FileChannel fc;
