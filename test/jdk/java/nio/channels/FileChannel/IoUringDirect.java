@@ -99,6 +99,7 @@ public class IoUringDirect {
             // first, while only these reads have run on virtual threads: O_DIRECT
             // writes compensate, and their spares stay alive for a while
             carriers(file, align, reference);
+            fewReaders(file, align, reference);
             for (boolean virtual : new boolean[] { false, true }) {
                 List<Callable<Void>> tasks = new ArrayList<>();
                 for (int t = 0; t < (virtual ? 64 : 4); t++) {
@@ -179,21 +180,7 @@ public class IoUringDirect {
         try (FileChannel fc = FileChannel.open(file, READ, ExtendedOpenOption.DIRECT)) {
             List<Callable<Void>> tasks = new ArrayList<>();
             for (int t = 0; t < 64; t++) {
-                long seed = RAND.nextLong();
-                tasks.add(() -> {
-                    Random r = new Random(seed);
-                    ByteBuffer bb = ByteBuffer.allocateDirect(2 * align).alignedSlice(align);
-                    for (int i = 0; i < 100; i++) {
-                        int block = r.nextInt(BLOCKS);
-                        bb.clear().limit(align);
-                        if (fc.read(bb, (long) block * align) != align)
-                            throw new RuntimeException("direct read count");
-                        for (int k = 0; k < align; k++)
-                            if (bb.get(k) != reference[block * align + k])
-                                throw new RuntimeException("direct read: byte differs");
-                    }
-                    return null;
-                });
+                tasks.add(reader(fc, align, reference, 100));
             }
             try (ExecutorService ex = Executors.newVirtualThreadPerTaskExecutor()) {
                 for (Future<Void> f : ex.invokeAll(tasks))
@@ -225,6 +212,73 @@ public class IoUringDirect {
         } else {
             System.out.println("io_uring unavailable here: carrier count not checked");
         }
+    }
+
+    /**
+     * O_DIRECT reads by 8 virtual threads per carrier: in auto, once no more
+     * than that have read at once for a while (a second at most, after the
+     * 64 readers of carriers), every one is compensated for, as upstream, and
+     * none goes to a ring; in always, every one goes to a ring.
+     */
+    static void fewReaders(Path file, int align, byte[] reference) throws Exception {
+        String mode = System.getProperty("jdk.nio.file.ioUring");
+        if (mode.equals("never") || IoUringRings.fds().isEmpty()) {
+            System.out.println("few readers: no ring, not checked");
+            return;
+        }
+        int parallelism = Integer.getInteger("jdk.virtualThreadScheduler.parallelism");
+        int readers = 8 * parallelism;
+        int reads = 20;
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        try (FileChannel fc = FileChannel.open(file, READ, ExtendedOpenOption.DIRECT)) {
+            for (int round = 1; ; round++) {
+                List<Callable<Void>> tasks = new ArrayList<>();
+                for (int t = 0; t < readers; t++) {
+                    tasks.add(reader(fc, align, reference, reads));
+                }
+                long before = IoUringRings.completions();
+                try (ExecutorService ex = Executors.newVirtualThreadPerTaskExecutor()) {
+                    for (Future<Void> f : ex.invokeAll(tasks))
+                        f.get();
+                }
+                long used = IoUringRings.completions() - before;
+                if (round == 1 || used == 0 || mode.equals("always"))
+                    System.out.println("few readers, round " + round + ": " + used
+                            + " ring completions for " + readers * reads + " reads");
+                if (mode.equals("always")) {
+                    if (used < readers * reads)
+                        throw new RuntimeException("always: " + used + " ring completions for "
+                                + readers * reads + " reads");
+                    return;
+                }
+                if (used == 0)
+                    return;
+                if (System.nanoTime() - deadline > 0)
+                    throw new RuntimeException("auto: " + readers + " readers still use a ring");
+            }
+        }
+    }
+
+    /**
+     * A task that reads the given number of random aligned blocks of the
+     * file with O_DIRECT and checks their bytes.
+     */
+    static Callable<Void> reader(FileChannel fc, int align, byte[] reference, int reads) {
+        long seed = RAND.nextLong();
+        return () -> {
+            Random r = new Random(seed);
+            ByteBuffer bb = ByteBuffer.allocateDirect(2 * align).alignedSlice(align);
+            for (int i = 0; i < reads; i++) {
+                int block = r.nextInt(BLOCKS);
+                bb.clear().limit(align);
+                if (fc.read(bb, (long) block * align) != align)
+                    throw new RuntimeException("direct read count");
+                for (int k = 0; k < align; k++)
+                    if (bb.get(k) != reference[block * align + k])
+                        throw new RuntimeException("direct read: byte differs");
+            }
+            return null;
+        };
     }
 
     static int liveCarriers() {

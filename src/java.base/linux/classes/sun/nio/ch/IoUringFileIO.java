@@ -59,9 +59,11 @@ import jdk.internal.misc.Unsafe;
  *   probes in a row, its reads use plain pread, and probe again one time in
  *   32. An
  *   O_DIRECT read by a virtual thread blocks its carrier with compensation,
- *   as upstream, while no more than 5/2 of the scheduler's parallelism do so,
- *   and goes to io_uring beyond, so that the scheduler keeps at most three
- *   times its parallelism in carriers. </li>
+ *   as upstream, while no more than 8 times the scheduler's parallelism such
+ *   reads have lately been in progress at once. While more have, it does so
+ *   while no more than 5/2 of the parallelism block, and goes to io_uring
+ *   beyond, so that the scheduler keeps at most three times its parallelism
+ *   in carriers. </li>
  * <li> {@code always}: every positional read and write goes through io_uring. </li>
  * <li> {@code never}: pread/pwrite, as upstream. </li>
  * </ul>
@@ -123,8 +125,23 @@ final class IoUringFileIO {
     // less than a device read, more than a copy from the page cache
     private static final long HIT_NANOS = 10_000;
 
-    // O_DIRECT reads by virtual threads blocking their carrier, in auto mode
+    // O_DIRECT reads by virtual threads in auto mode: in progress, and
+    // blocking their carrier
+    private static final AtomicInteger DIRECT_READERS = new AtomicInteger();
     private static final AtomicInteger DIRECT_BLOCKED = new AtomicInteger();
+
+    // While no more than FEW_DIRECT times the parallelism O_DIRECT reads by
+    // virtual threads have been in progress at once, in this period and the
+    // one before, each is compensated for. The peaks start high, so that a
+    // burst at start-up is compensated for only up to the lower limit. They
+    // are updated without synchronization: a lost update keeps some reader's
+    // count, and at most FEW_DIRECT times the parallelism reads block
+    // carriers in any case.
+    private static final int FEW_DIRECT = 8;
+    private static final long DIRECT_PERIOD_NANOS = 500_000_000L;
+    private static volatile int directPeak = Integer.MAX_VALUE;
+    private static volatile int lastDirectPeak = Integer.MAX_VALUE;
+    private static volatile long directPeriodEnd = System.nanoTime();
 
     private static final boolean DEBUG = Boolean.getBoolean("jdk.nio.file.ioUring.debug");
     private static final String MODE_NAME;
@@ -198,23 +215,54 @@ final class IoUringFileIO {
             return UnixFileDispatcherImpl.pread0(fd, address, len, position);
         }
         if (MODE == AUTO) {
-            // the scheduler starts a spare carrier only for a carrier that
-            // blocks while no more than half its parallelism (its default
-            // minimum of runnable carriers) runs: at this limit it keeps at
-            // most three times its parallelism in carriers
-            ForkJoinPool pool = carrierPool();
-            int limit = (pool != null) ? 5 * pool.getParallelism() / 2 : 0;
-            if (DIRECT_BLOCKED.incrementAndGet() <= limit) {
-                // few carriers block: compensate, as upstream does
-                try {
-                    return blockingTransfer(false, fd, address, len, position);
-                } finally {
-                    DIRECT_BLOCKED.decrementAndGet();
+            int readers = DIRECT_READERS.incrementAndGet();
+            try {
+                ForkJoinPool pool = carrierPool();
+                int limit = (pool != null) ? directLimit(readers, pool.getParallelism()) : 0;
+                if (DIRECT_BLOCKED.incrementAndGet() <= limit) {
+                    // compensate, as upstream does
+                    try {
+                        return blockingTransfer(false, fd, address, len, position);
+                    } finally {
+                        DIRECT_BLOCKED.decrementAndGet();
+                    }
                 }
+                DIRECT_BLOCKED.decrementAndGet();
+                return transfer(false, fd, address, len, position, true);
+            } finally {
+                DIRECT_READERS.decrementAndGet();
             }
-            DIRECT_BLOCKED.decrementAndGet();
         }
         return transfer(false, fd, address, len, position, true);
+    }
+
+    /**
+     * Returns how many O_DIRECT reads by virtual threads may block their
+     * carriers with compensation, given the number of such reads in progress,
+     * this one included, and the scheduler's parallelism. While few have been
+     * in progress at once lately, all of them: a read through a ring reaches
+     * its parked reader later than a blocked pread returns (the completion
+     * wakes the submitting carrier, then the reaper, then a carrier for the
+     * reader), which a shallow device queue does not hide. While many have,
+     * 5/2 of the parallelism: the scheduler starts a spare carrier only for a
+     * carrier that blocks while no more than half its parallelism (its
+     * default minimum of runnable carriers) runs, so it then keeps at most
+     * three times its parallelism in carriers.
+     */
+    private static int directLimit(int readers, int parallelism) {
+        long now = System.nanoTime();
+        int peak = directPeak;
+        if (now - directPeriodEnd > 0) {
+            directPeriodEnd = now + DIRECT_PERIOD_NANOS;
+            lastDirectPeak = peak;
+            peak = readers;
+            directPeak = readers;
+        } else if (readers > peak) {
+            peak = readers;
+            directPeak = readers;
+        }
+        int few = FEW_DIRECT * parallelism;
+        return (Math.max(peak, lastDirectPeak) <= few) ? few : 5 * parallelism / 2;
     }
 
     /**
