@@ -7,7 +7,8 @@
 # through a ring and for those that blocked in pread:
 #   - how many there were (per reader: the turnaround of each kind),
 #   - the device's time (io_uring submission or bio queued, to the request's
-#     completion),
+#     completion), and the part of it spent queued in the guest before the
+#     driver issued the request,
 #   - for ring reads, the delay from the request's completion to the CQE
 #     (io_uring posts it from task work on the submitting thread, woken for
 #     it), by what that thread was doing when the device completed,
@@ -34,7 +35,8 @@ from collections import defaultdict
 
 TRACING = "/sys/kernel/tracing"
 EVENTS = ["io_uring/io_uring_submit_req", "io_uring/io_uring_complete",
-          "block/block_bio_queue", "block/block_rq_complete", "sched/sched_switch"]
+          "block/block_bio_queue", "block/block_rq_issue", "block/block_rq_complete",
+          "sched/sched_switch"]
 LINE = re.compile(r"^\s*(.+?)-(\d+)\s+\[(\d+)\]\s+\S+\s+([\d.]+): (\w+): (.*)$")
 USER_DATA = re.compile(r"ring (\S+), req \S+, user_data (0x[0-9a-f]+)")
 
@@ -74,10 +76,12 @@ def analyze(trace_file):
     submitted = {}       # (ring, user_data) -> submitting pid
     awaiting_bio = {}    # pid -> (ring, user_data) submitted, bio not yet seen
     by_sector = {}       # sector -> (kind, key or pid, time queued)
+    issued = {}          # sector -> time the driver issued the request
     state = {}           # pid -> prev_state when switched out, "run" when on a CPU
     completed = {}       # (ring, user_data) -> (time, submitter's state)
     woken = defaultdict(list)   # pid -> times its blocked read completed
     device = defaultdict(list)
+    queued = defaultdict(list)
     cqe_delay = defaultdict(list)
     wake_delay = []
     ring_readers, pread_readers = set(), set()
@@ -106,11 +110,16 @@ def analyze(trace_file):
                     by_sector[sector] = ("ring", key, submitted[key][1])
                 else:
                     by_sector[sector] = ("pread", pid, t)
+            elif event == "block_rq_issue":
+                issued[int(rest.split()[4])] = t
             elif event == "block_rq_complete":
                 sector = int(rest.split()[3])
+                t_issue = issued.pop(sector, None)
                 if sector in by_sector:
                     kind, x, t0 = by_sector.pop(sector)
                     device[kind].append(t - t0)
+                    if t_issue is not None and t_issue >= t0:
+                        queued[kind].append(t_issue - t0)
                     if kind == "ring":
                         completed[x] = (t, state.get(submitted[x][0], "?")[:1])
                     else:
@@ -125,7 +134,7 @@ def analyze(trace_file):
                     cqe_delay["all"].append(t - t1)
                     ring_readers.add(submitted[key][0])
                 submitted.pop(key, None)
-    return device, cqe_delay, wake_delay
+    return device, queued, cqe_delay, wake_delay
 
 
 def quantiles(a):
@@ -158,13 +167,16 @@ def main():
             for line in log:
                 if line.startswith("FileChannelUring.ops"):
                     print(line.rstrip())
-    device, cqe_delay, wake_delay = analyze(trace_file)
+    device, queued, cqe_delay, wake_delay = analyze(trace_file)
     names = {"S": "sleeping", "D": "in uninterruptible sleep (a pread)", "R": "runnable",
              "r": "running", "?": "unknown"}
     for kind in ("ring", "pread"):
         if device[kind]:
             print("%-5s reads in the second traced, device time: %s"
                   % (kind, quantiles(device[kind])))
+        if queued[kind]:
+            print("  of which queued before the driver issued it:  %s"
+                  % quantiles(queued[kind]))
     if cqe_delay:
         print("ring completion to CQE, all:         %s" % quantiles(cqe_delay["all"]))
         for s, a in sorted(cqe_delay.items()):
