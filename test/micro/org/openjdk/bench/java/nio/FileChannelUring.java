@@ -57,8 +57,8 @@ import org.openjdk.jmh.annotations.*;
  * every 100 us; what is done beyond counts for the next invocation), so that
  * no thread parks or wakes between batches. Each worker reads the positions
  * of its own random sequence, the same in every iteration of every fork, or
- * with {@code -p seeds=fork} new ones in each iteration. The io_uring policy is chosen
- * on the command line, e.g.
+ * with {@code -p seeds=fork} new ones in each iteration. The io_uring policy
+ * is chosen on the command line, e.g.
  * {@code -jvmArgsAppend -Djdk.nio.file.ioUring=always}; the baseline JDK
  * ignores it. The peak number of live OS threads of the VM during each
  * iteration is printed ("peak OS threads"), and the peak number of those that
