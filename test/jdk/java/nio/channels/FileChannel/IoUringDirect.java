@@ -37,6 +37,17 @@
  */
 
 /*
+ * @test id=auto-one-carrier
+ * @requires os.family == "linux"
+ * @key randomness
+ * @library /test/lib
+ * @build jdk.test.lib.RandomFactory
+ * @modules jdk.unsupported
+ * @run main/othervm -Djdk.nio.file.ioUring=auto -Djdk.virtualThreadScheduler.parallelism=1
+ *                   IoUringDirect
+ */
+
+/*
  * @test id=always
  * @requires os.family == "linux"
  * @key randomness
@@ -215,10 +226,11 @@ public class IoUringDirect {
     }
 
     /**
-     * O_DIRECT reads by 8 virtual threads per carrier: in auto, once no more
-     * than that have read at once for a while (a second at most, after the
-     * 64 readers of carriers), every one is compensated for, as upstream, and
-     * none goes to a ring; in always, every one goes to a ring.
+     * O_DIRECT reads by 8 virtual threads per carrier, and by 32 at least:
+     * in auto, once no more than that have read at once for a while (a
+     * second at most, after the 64 readers of carriers), every one is
+     * compensated for, as upstream, and none goes to a ring; in always, every
+     * one goes to a ring.
      */
     static void fewReaders(Path file, int align, byte[] reference) throws Exception {
         String mode = System.getProperty("jdk.nio.file.ioUring");
@@ -227,7 +239,7 @@ public class IoUringDirect {
             return;
         }
         int parallelism = Integer.getInteger("jdk.virtualThreadScheduler.parallelism");
-        int readers = 8 * parallelism;
+        int readers = Math.max(8 * parallelism, 32);
         int reads = 20;
         long deadline = System.nanoTime() + 30_000_000_000L;
         try (FileChannel fc = FileChannel.open(file, READ, ExtendedOpenOption.DIRECT)) {

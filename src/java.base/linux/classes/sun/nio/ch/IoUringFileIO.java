@@ -57,13 +57,12 @@ import jdk.internal.misc.Unsafe;
  *   virtual thread parks, releasing its carrier, until the completion
  *   arrives. Once a file's data has been found in the page cache by many
  *   probes in a row, its reads use plain pread, and probe again one time in
- *   32. An
- *   O_DIRECT read by a virtual thread blocks its carrier with compensation,
- *   as upstream, while no more than 8 times the scheduler's parallelism such
- *   reads have lately been in progress at once. While more have, it does so
- *   while no more than 5/2 of the parallelism block, and goes to io_uring
- *   beyond, so that the scheduler keeps at most three times its parallelism
- *   in carriers. </li>
+ *   32. An O_DIRECT read by a virtual thread blocks its carrier with
+ *   compensation, as upstream, while no more than 8 times the scheduler's
+ *   parallelism, or 32 if that is more, such reads have lately been in
+ *   progress at once. While more have, it does so while no more than 5/2 of
+ *   the parallelism block, and goes to io_uring beyond, so that the
+ *   scheduler keeps at most three times its parallelism in carriers. </li>
  * <li> {@code always}: every positional read and write goes through io_uring. </li>
  * <li> {@code never}: pread/pwrite, as upstream. </li>
  * </ul>
@@ -130,14 +129,16 @@ final class IoUringFileIO {
     private static final AtomicInteger DIRECT_READERS = new AtomicInteger();
     private static final AtomicInteger DIRECT_BLOCKED = new AtomicInteger();
 
-    // While no more than FEW_DIRECT times the parallelism O_DIRECT reads by
-    // virtual threads have been in progress at once, in this period and the
-    // one before, each is compensated for. The peaks start high, so that a
+    // While no more than FEW_DIRECT times the parallelism, or FEW_DIRECT_MIN
+    // if that is more, O_DIRECT reads by virtual threads have been in
+    // progress at once, in this period and the one before, each is
+    // compensated for: how many reads a device needs in its queue to hide
+    // the ring's slower completion does not shrink with the parallelism. The peaks start high, so that a
     // burst at start-up is compensated for only up to the lower limit. They
     // are updated without synchronization: a lost update keeps some reader's
-    // count, and at most FEW_DIRECT times the parallelism reads block
-    // carriers in any case.
+    // count, and at most that many reads block carriers in any case.
     private static final int FEW_DIRECT = 8;
+    private static final int FEW_DIRECT_MIN = 32;
     private static final long DIRECT_PERIOD_NANOS = 500_000_000L;
     private static volatile int directPeak = Integer.MAX_VALUE;
     private static volatile int lastDirectPeak = Integer.MAX_VALUE;
@@ -261,7 +262,7 @@ final class IoUringFileIO {
             peak = readers;
             directPeak = readers;
         }
-        int few = FEW_DIRECT * parallelism;
+        int few = Math.max(FEW_DIRECT * parallelism, FEW_DIRECT_MIN);
         return (Math.max(peak, lastDirectPeak) <= few) ? few : 5 * parallelism / 2;
     }
 
