@@ -133,10 +133,11 @@ final class IoUringFileIO {
     // if that is more, O_DIRECT reads by virtual threads have been in
     // progress at once, in this period and the one before, each is
     // compensated for: how many reads a device needs in its queue to hide
-    // the ring's slower completion does not shrink with the parallelism. The peaks start high, so that a
-    // burst at start-up is compensated for only up to the lower limit. They
-    // are updated without synchronization: a lost update keeps some reader's
-    // count, and at most that many reads block carriers in any case.
+    // the ring's slower completion does not shrink with the parallelism.
+    // The peaks start high, so that a burst at start-up is compensated for
+    // only up to the lower limit. They are updated without synchronization:
+    // a lost update keeps some reader's count, and at most that many reads
+    // block carriers in any case.
     private static final int FEW_DIRECT = 8;
     private static final int FEW_DIRECT_MIN = 32;
     private static final long DIRECT_PERIOD_NANOS = 500_000_000L;
