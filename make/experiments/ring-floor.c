@@ -12,6 +12,9 @@
  *                which only the thread that registers it can use
  *   ring-coop    a ring set up with COOP_TASKRUN | TASKRUN_FLAG
  *   ring-defer   a ring set up with SINGLE_ISSUER | DEFER_TASKRUN
+ *   ring-all     all of the above that help a single thread: SINGLE_ISSUER |
+ *                DEFER_TASKRUN, the file and the ring's fd registered (the
+ *                best one SQE per io_uring_enter can do on this kernel)
  *   ring-batch8  8 SQEs per io_uring_enter: what batching at most could win
  *
  * Prints nanoseconds per read (the median of ROUNDS rounds, variants taking
@@ -35,10 +38,11 @@
 #define BATCH 8
 #define MAX_ROUNDS 64
 
-enum { PREAD, RING, RING_FIXED, RING_REGFD, RING_COOP, RING_DEFER, RING_BATCH, VARIANTS };
+enum { PREAD, RING, RING_FIXED, RING_REGFD, RING_COOP, RING_DEFER, RING_ALL, RING_BATCH, VARIANTS };
 
 static const char *names[VARIANTS] = {
-    "pread", "ring", "ring-fixed", "ring-regfd", "ring-coop", "ring-defer", "ring-batch8"
+    "pread", "ring", "ring-fixed", "ring-regfd", "ring-coop", "ring-defer", "ring-all",
+    "ring-batch8"
 };
 
 static int fd;
@@ -152,6 +156,7 @@ int main(int argc, char **argv) {
         0, 0, 0, 0,
         IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG,
         IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN,
+        IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN,
         0
     };
     for (int v = RING; v < VARIANTS; v++) {
@@ -168,6 +173,12 @@ int main(int argc, char **argv) {
         printf("%-12s unavailable: cannot register the ring's fd\n", names[RING_REGFD]);
         ok[RING_REGFD] = 0;
     }
+    if (ok[RING_ALL] && (io_uring_register_files(&rings[RING_ALL], &fd, 1) != 0
+                         || io_uring_register_ring_fd(&rings[RING_ALL]) != 1)) {
+        printf("%-12s unavailable: cannot register the file and the ring's fd\n",
+               names[RING_ALL]);
+        ok[RING_ALL] = 0;
+    }
 
     double t[VARIANTS][MAX_ROUNDS];
     for (int r = 0; r < rounds; r++) {
@@ -176,7 +187,8 @@ int main(int argc, char **argv) {
                 continue;
             switch (v) {
             case PREAD:      t[v][r] = run_pread(n); break;
-            case RING_FIXED: t[v][r] = run_ring(&rings[v], n, 1, 1); break;
+            case RING_FIXED:
+            case RING_ALL:   t[v][r] = run_ring(&rings[v], n, 1, 1); break;
             case RING_BATCH: t[v][r] = run_ring(&rings[v], n, 0, BATCH); break;
             default:         t[v][r] = run_ring(&rings[v], n, 0, 1); break;
             }
