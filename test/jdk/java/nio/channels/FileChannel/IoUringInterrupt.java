@@ -58,8 +58,11 @@ import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReference;
 import static java.nio.file.StandardOpenOption.*;
 
@@ -112,11 +115,13 @@ public class IoUringInterrupt {
         @SuppressWarnings("unchecked")
         AtomicReference<Throwable>[] outcome = new AtomicReference[THREADS];
         boolean[] interruptedAfter = new boolean[THREADS];
+        AtomicIntegerArray started = new AtomicIntegerArray(THREADS);
         for (int t = 0; t < THREADS; t++) {
             int id = t;
             outcome[t] = new AtomicReference<>();
             long seed = RAND.nextLong();
             threads[t] = factory.newThread(() -> {
+                started.set(id, 1);
                 try {
                     loop(fc, id, new Random(seed));
                 } catch (Throwable e) {
@@ -129,15 +134,35 @@ public class IoUringInterrupt {
         for (Thread t : threads)
             t.start();
         Thread.sleep(RAND.nextInt(3));
-        int victim = RAND.nextInt(THREADS);
+        // the victim is a thread that has begun its loop: virtual threads are
+        // not time-sliced, so while every operation finds the file cached,
+        // those that took the carriers may keep them, and one that has not
+        // run yet would see its interrupt only once the others end, which
+        // they do only when the channel is closed
+        List<Integer> running = new ArrayList<>();
+        while (running.isEmpty()) {
+            for (int t = 0; t < THREADS; t++) {
+                if (started.get(t) != 0)
+                    running.add(t);
+            }
+            if (running.isEmpty())
+                Thread.sleep(1);
+        }
+        int victim = running.get(RAND.nextInt(running.size()));
         if (interrupt) {
             threads[victim].interrupt();
         } else {
             fc.close();
         }
         for (Thread t : threads) {
-            if (!t.join(java.time.Duration.ofSeconds(30)))
+            if (!t.join(java.time.Duration.ofSeconds(30))) {
+                for (Thread u : threads) {
+                    System.err.println(u);
+                    for (StackTraceElement e : u.getStackTrace())
+                        System.err.println("    at " + e);
+                }
                 throw new RuntimeException("thread did not finish: " + t);
+            }
         }
         if (fc.isOpen())
             throw new RuntimeException("channel still open");
