@@ -71,6 +71,20 @@ final class IoUringRings {
     }
 
     /**
+     * Whether {@link #evict} takes the given file out of the page cache here:
+     * false where the file system keeps files in memory (tmpfs) or there is
+     * no dd, so that its reads stay hot whatever a test does. Evicts the file
+     * and asks mincore(2), through MappedByteBuffer.isLoaded, whether every
+     * page of it is still resident.
+     */
+    static boolean canEvict(Path f) throws IOException, InterruptedException {
+        evict(f);
+        try (FileChannel fc = FileChannel.open(f)) {
+            return !fc.map(FileChannel.MapMode.READ_ONLY, 0, fc.size()).isLoaded();
+        }
+    }
+
+    /**
      * The completions all rings have posted so far: the sum of CqTail in the
      * fdinfo of each io_uring fd. The fdinfo is read with FileInputStream,
      * read(2) in libjava: a /proc file is a regular file, and reading it

@@ -49,20 +49,22 @@ import jdk.internal.misc.Unsafe;
  * <ul>
  * <li> {@code auto} (default): platform threads and writes use pread/pwrite,
  *   as upstream. So does a virtual thread reading while no other virtual
- *   thread would want its carrier: the carrier has nothing better to do, and
- *   blocking it in pread is faster than parking. When a carrier is wanted (a
- *   task waits for one, or the threads parked on the rings outnumber the
- *   carriers no read blocks), the virtual thread tries preadv2(RWF_NOWAIT),
- *   and only the part that would block is submitted to io_uring, while the
- *   virtual thread parks, releasing its carrier, until the completion
- *   arrives. Once a file's data has been found in the page cache by many
- *   probes in a row, its reads use plain pread, and probe again one time in
- *   32. An O_DIRECT read by a virtual thread blocks its carrier with
- *   compensation, as upstream, while no more than 8 times the scheduler's
- *   parallelism, or 32 if that is more, such reads have lately been in
- *   progress at once. While more have, it does so while no more than 5/2 of
- *   the parallelism block, and goes to io_uring beyond, so that the
- *   scheduler keeps at most three times its parallelism in carriers. </li>
+ *   thread would want its carrier, or while few would: blocking it in pread
+ *   is faster than parking, whose completion takes longer to reach the
+ *   reader than a blocked pread takes to return. When many want one (more
+ *   than 8 times the scheduler's parallelism, or 32 if that is more, have
+ *   lately been parked on the rings at once, or wait for carriers), the
+ *   virtual thread tries preadv2(RWF_NOWAIT), and only the part that would
+ *   block is submitted to io_uring, while the virtual thread parks,
+ *   releasing its carrier, until the completion arrives. Once a file's data
+ *   has been found in the page cache by many probes in a row, its reads use
+ *   plain pread, and probe again one time in 32. An O_DIRECT read by a
+ *   virtual thread blocks its carrier with compensation, as upstream, while
+ *   no more than 8 times the scheduler's parallelism, or 32 if that is more,
+ *   such reads have lately been in progress at once. While more have, it
+ *   does so while no more than 5/2 of the parallelism block, and goes to
+ *   io_uring beyond, so that the scheduler keeps at most three times its
+ *   parallelism in carriers. </li>
  * <li> {@code always}: every positional read and write goes through io_uring. </li>
  * <li> {@code never}: pread/pwrite, as upstream. </li>
  * </ul>
@@ -124,26 +126,40 @@ final class IoUringFileIO {
     // less than a device read, more than a copy from the page cache
     private static final long HIT_NANOS = 10_000;
 
+    // A read through a ring reaches its parked reader later than a blocked
+    // pread returns (the kernel finishes it in the submitting carrier, then
+    // the reaper and a carrier for the reader are woken), which only many
+    // more reads in the device's queue than there are carriers pay for; how
+    // many does not shrink with the parallelism. Few readers are at most
+    // FEW_READERS times the parallelism, or FEW_READERS_MIN if that is more.
+    // Peaks of readers are kept for the current period and the one before
+    // (see Peak).
+    private static final int FEW_READERS = 8;
+    private static final int FEW_READERS_MIN = 32;
+    private static final long PERIOD_NANOS = 500_000_000L;
+
+    // A buffered read by a virtual thread that would block goes to a ring,
+    // rather than block its carrier, only while more than few threads are
+    // parked on the rings, or a task waits for its carrier while more than
+    // few have been parked on the rings at once lately, or more than few
+    // tasks wait for carriers. For the first EXPLORE_NANOS of each period, a
+    // read goes to a ring whenever a task waits for its carrier, so that the
+    // peak shows how many would park: blocked carriers keep the other
+    // readers from reading at all.
+    private static final long EXPLORE_NANOS = 10_000_000L;
+    private static final Peak RING_PEAK = new Peak(0);
+
     // O_DIRECT reads by virtual threads in auto mode: in progress, and
     // blocking their carrier
     private static final AtomicInteger DIRECT_READERS = new AtomicInteger();
     private static final AtomicInteger DIRECT_BLOCKED = new AtomicInteger();
 
-    // While no more than FEW_DIRECT times the parallelism, or FEW_DIRECT_MIN
-    // if that is more, O_DIRECT reads by virtual threads have been in
+    // While no more than few O_DIRECT reads by virtual threads have been in
     // progress at once, in this period and the one before, each is
-    // compensated for: how many reads a device needs in its queue to hide
-    // the ring's slower completion does not shrink with the parallelism.
-    // The peaks start high, so that a burst at start-up is compensated for
-    // only up to the lower limit. They are updated without synchronization:
-    // a lost update keeps some reader's count, and at most that many reads
-    // block carriers in any case.
-    private static final int FEW_DIRECT = 8;
-    private static final int FEW_DIRECT_MIN = 32;
-    private static final long DIRECT_PERIOD_NANOS = 500_000_000L;
-    private static volatile int directPeak = Integer.MAX_VALUE;
-    private static volatile int lastDirectPeak = Integer.MAX_VALUE;
-    private static volatile long directPeriodEnd = System.nanoTime();
+    // compensated for. The peaks start high, so that a burst at start-up is
+    // compensated for only up to the lower limit; at most few reads block
+    // carriers in any case.
+    private static final Peak DIRECT_PEAK = new Peak(Integer.MAX_VALUE);
 
     private static final boolean DEBUG = Boolean.getBoolean("jdk.nio.file.ioUring.debug");
     private static final String MODE_NAME;
@@ -252,19 +268,8 @@ final class IoUringFileIO {
      * three times its parallelism in carriers.
      */
     private static int directLimit(int readers, int parallelism) {
-        long now = System.nanoTime();
-        int peak = directPeak;
-        if (now - directPeriodEnd > 0) {
-            directPeriodEnd = now + DIRECT_PERIOD_NANOS;
-            lastDirectPeak = peak;
-            peak = readers;
-            directPeak = readers;
-        } else if (readers > peak) {
-            peak = readers;
-            directPeak = readers;
-        }
-        int few = Math.max(FEW_DIRECT * parallelism, FEW_DIRECT_MIN);
-        return (Math.max(peak, lastDirectPeak) <= few) ? few : 5 * parallelism / 2;
+        int few = fewReaders(parallelism);
+        return (DIRECT_PEAK.record(readers, System.nanoTime()) <= few) ? few : 5 * parallelism / 2;
     }
 
     /**
@@ -322,17 +327,76 @@ final class IoUringFileIO {
     }
 
     /**
-     * Returns true if parking the current virtual thread, rather than
-     * blocking its carrier in a read, lets other virtual threads run: some
-     * task is waiting for a carrier, or the threads parked on the rings, which
-     * will want carriers when their completions arrive, outnumber the other
-     * carriers. A custom scheduler is assumed to have such a task.
+     * The highest count of some readers seen at once in the current period
+     * and in the one before. Updated without synchronization: a lost update
+     * only moves a read between two correct paths.
      */
-    private static boolean carrierWanted() {
+    private static final class Peak {
+        private volatile int current;
+        private volatile int last;
+        private volatile long periodEnd = System.nanoTime();
+
+        Peak(int initial) {
+            current = initial;
+            last = initial;
+        }
+
+        /**
+         * Records a count of readers at the given time, and returns the
+         * highest count of the current period and the one before.
+         */
+        int record(int count, long now) {
+            int peak = current;
+            if (now - periodEnd > 0) {
+                periodEnd = now + PERIOD_NANOS;
+                last = peak;
+                peak = count;
+                current = count;
+            } else if (count > peak) {
+                peak = count;
+                current = count;
+            }
+            return Math.max(peak, last);
+        }
+
+        /**
+         * Returns true if the current period began less than the given
+         * number of nanoseconds before the given time.
+         */
+        boolean periodBegan(long now, long nanos) {
+            return now - (periodEnd - PERIOD_NANOS) < nanos;
+        }
+    }
+
+    /**
+     * Returns how many readers are few for the given parallelism.
+     */
+    private static int fewReaders(int parallelism) {
+        return Math.max(FEW_READERS * parallelism, FEW_READERS_MIN);
+    }
+
+    /**
+     * Returns true if parking the current virtual thread, rather than
+     * blocking its carrier in a read, pays: more than few threads are parked
+     * on the rings (their completions will want carriers), or a task waits
+     * for the carrier while more than few have lately been parked on the
+     * rings at once, or while the period has just begun, or more than few
+     * tasks wait for carriers. A custom scheduler is assumed to have many
+     * such tasks.
+     */
+    private static boolean parkingPays() {
         ForkJoinPool pool = carrierPool();
-        return pool == null
-                || pool.hasQueuedSubmissions() || pool.getQueuedTaskCount() > 0
-                || ringsWaiting() >= pool.getParallelism();
+        if (pool == null)
+            return true;
+        int few = fewReaders(pool.getParallelism());
+        int parked = ringsWaiting();
+        long now = System.nanoTime();
+        int peak = RING_PEAK.record(parked, now);
+        if (parked > few)
+            return true;
+        if (peak > few || RING_PEAK.periodBegan(now, EXPLORE_NANOS))
+            return pool.hasQueuedSubmissions() || pool.getQueuedTaskCount() > 0;
+        return pool.getQueuedTaskCount() + pool.getQueuedSubmissionCount() > few;
     }
 
     /**
@@ -372,11 +436,11 @@ final class IoUringFileIO {
     /**
      * Read by a virtual thread in auto mode, at the given position or, if it
      * is -1, at the current position. Plain pread (read) while the file's
-     * data keeps being found in the page cache, or while no other virtual
-     * thread would want the carrier; otherwise what the page cache has
-     * without blocking, and the rest through io_uring. Returns what pread
-     * (read) would return: a short count only at end of file, or for a file
-     * that is not regular, what it had.
+     * data keeps being found in the page cache, or while parking would not
+     * pay (few other virtual threads want a carrier); otherwise what the
+     * page cache has without blocking, and the rest through io_uring.
+     * Returns what pread (read) would return: a short count only at end of
+     * file, or for a file that is not regular, what it had.
      */
     private static int preadVirtual(FileDescriptor fd, long address, int len, long position)
         throws IOException
@@ -400,8 +464,8 @@ final class IoUringFileIO {
                                    int slot, int hits)
         throws IOException
     {
-        if (!carrierWanted()) {
-            // no other virtual thread would use the carrier while this read
+        if (!parkingPays()) {
+            // few other virtual threads would use the carrier while this read
             // blocks it: as upstream; a read that took no longer than a copy
             // from the page cache counts as a hit
             long start = System.nanoTime();
