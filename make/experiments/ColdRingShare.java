@@ -1,0 +1,88 @@
+/*
+ * Diagnostic, not a benchmark: N virtual threads read random 4 KiB blocks of a
+ * file, evicted from the page cache first (dd iflag=nocache), for 5 seconds,
+ * and print the reads, their rate and the completions the process's io_uring
+ * instances posted (the sum of CqTail in the fdinfo of each): how many of the
+ * reads the auto policy sent to a ring.
+ *
+ * Usage (the source launcher):
+ *   <jdk>/bin/java [-Djdk.nio.file.ioUring=never] make/experiments/ColdRingShare.java \
+ *       <file> <threads>
+ */
+
+import java.io.FileInputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+
+public class ColdRingShare {
+    static final long NANOS = 5_000_000_000L;
+
+    public static void main(String[] args) throws Exception {
+        Path path = Path.of(args[0]);
+        int threads = Integer.parseInt(args[1]);
+        new ProcessBuilder("dd", "if=" + path, "iflag=nocache", "count=0")
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start()
+                .waitFor();
+        AtomicLong reads = new AtomicLong();
+        try (FileChannel fc = FileChannel.open(path)) {
+            long blocks = fc.size() / 4096;
+            long end = System.nanoTime() + NANOS;
+            List<Thread> readers = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                long seed = t;
+                readers.add(Thread.ofVirtual().start(() -> {
+                    ByteBuffer bb = ByteBuffer.allocateDirect(4096);
+                    SplittableRandom r = new SplittableRandom(seed);
+                    try {
+                        while (System.nanoTime() - end < 0) {
+                            fc.read(bb.clear(), r.nextLong(blocks) * 4096);
+                            reads.incrementAndGet();
+                        }
+                    } catch (Exception e) {
+                        throw new RuntimeException(e);
+                    }
+                }));
+            }
+            for (Thread t : readers)
+                t.join();
+        }
+        System.out.printf("%d threads: %d reads (%d/s), ring completions %d%n",
+                threads, reads.get(), reads.get() * 1_000_000_000L / NANOS, completions());
+    }
+
+    /** The completions all io_uring instances of this process have posted. */
+    static long completions() throws Exception {
+        long n = 0;
+        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+            for (Path fd : fds.toList()) {
+                String target;
+                try {
+                    target = Files.readSymbolicLink(fd).toString();
+                } catch (Exception e) {
+                    continue;   // closed since listed
+                }
+                if (!target.contains("io_uring"))
+                    continue;
+                Path info = Path.of("/proc/self/fdinfo", fd.getFileName().toString());
+                String text;
+                try (FileInputStream in = new FileInputStream(info.toFile())) {
+                    text = new String(in.readAllBytes());
+                }
+                for (String line : text.split("\n")) {
+                    if (line.startsWith("CqTail"))
+                        n += Long.parseLong(line.split("\\s+")[1]);
+                }
+            }
+        }
+        return n;
+    }
+}
