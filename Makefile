@@ -8,7 +8,7 @@
 #   make compare BENCH=  the same benchmarks on baseline and patched JDK, side by side
 #   make perf-matrix     the never-slower guard: reads over threads x cache x block x O_DIRECT
 #   make fio             fio's io_uring figures for FileChannelUring's files (the device limit)
-#   make ramdisk[-down]  ext4 on a RAM-backed loop device at build/ramdisk (root), for write runs
+#   make ramdisk[-down]  ext4 on a RAM-backed loop device at build/ramdisk (root; RAMDISK_MIB=, 640)
 #   make compare-reaper  the reaper thread against a Poller-driven virtual reaper (experiment)
 #   make ring-floor      io_uring against pread for cached reads in C: the kernel's floor (experiment)
 #   make check-patches   the series applies to pristine upstream with no fuzz or offset, DEP-3 ok
@@ -142,9 +142,10 @@ fio:
 	@$(SCRIPTS)/fio.sh $(BUILD_DIR)/fio
 
 # A RAM-backed ext4 (loop device on /dev/shm, root only) to compare write paths without the
-# virtual disk: JMH_OPTIONS="... -p file=$(BUILD_DIR)/ramdisk/nio-uring-bench.dat"
+# virtual disk: JMH_OPTIONS="... -p file=$(BUILD_DIR)/ramdisk/nio-uring-bench.dat"; for the
+# read runs' 4 GiB file, RAMDISK_MIB=4400 and -p fileSize=4294967296
 ramdisk:
-	@$(SCRIPTS)/ramdisk.sh up $(BUILD_DIR)/ramdisk
+	@$(SCRIPTS)/ramdisk.sh up $(BUILD_DIR)/ramdisk $(RAMDISK_MIB)
 
 ramdisk-down:
 	@$(SCRIPTS)/ramdisk.sh down $(BUILD_DIR)/ramdisk
