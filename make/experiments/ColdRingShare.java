@@ -27,36 +27,52 @@ public class ColdRingShare {
     public static void main(String[] args) throws Exception {
         Path path = Path.of(args[0]);
         int threads = Integer.parseInt(args[1]);
+        evict(path);
+        AtomicLong reads = new AtomicLong();
+        try (FileChannel fc = FileChannel.open(path)) {
+            long end = System.nanoTime() + NANOS;
+            for (Thread t : startReaders(fc, threads, end, reads::incrementAndGet))
+                t.join();
+        }
+        System.out.printf("%d threads: %d reads (%d/s), ring completions %d%n",
+                threads, reads.get(), reads.get() * 1_000_000_000L / NANOS, completions());
+    }
+
+    /** Drops the file from the page cache. */
+    static void evict(Path path) throws Exception {
         new ProcessBuilder("dd", "if=" + path, "iflag=nocache", "count=0")
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .start()
                 .waitFor();
-        AtomicLong reads = new AtomicLong();
-        try (FileChannel fc = FileChannel.open(path)) {
-            long blocks = fc.size() / 4096;
-            long end = System.nanoTime() + NANOS;
-            List<Thread> readers = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                long seed = t;
-                readers.add(Thread.ofVirtual().start(() -> {
-                    ByteBuffer bb = ByteBuffer.allocateDirect(4096);
-                    SplittableRandom r = new SplittableRandom(seed);
-                    try {
-                        while (System.nanoTime() - end < 0) {
-                            fc.read(bb.clear(), r.nextLong(blocks) * 4096);
-                            reads.incrementAndGet();
-                        }
-                    } catch (Exception e) {
-                        throw new RuntimeException(e);
+    }
+
+    /**
+     * Starts the given number of virtual threads, each reading random 4 KiB
+     * blocks of the file in its own loop until System.nanoTime() passes end,
+     * and running afterRead after each read.
+     */
+    static List<Thread> startReaders(FileChannel fc, int threads, long end, Runnable afterRead)
+        throws Exception
+    {
+        long blocks = fc.size() / 4096;
+        List<Thread> readers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            long seed = t;
+            readers.add(Thread.ofVirtual().start(() -> {
+                ByteBuffer bb = ByteBuffer.allocateDirect(4096);
+                SplittableRandom r = new SplittableRandom(seed);
+                try {
+                    while (System.nanoTime() - end < 0) {
+                        fc.read(bb.clear(), r.nextLong(blocks) * 4096);
+                        afterRead.run();
                     }
-                }));
-            }
-            for (Thread t : readers)
-                t.join();
+                } catch (Exception e) {
+                    throw new RuntimeException(e);
+                }
+            }));
         }
-        System.out.printf("%d threads: %d reads (%d/s), ring completions %d%n",
-                threads, reads.get(), reads.get() * 1_000_000_000L / NANOS, completions());
+        return readers;
     }
 
     /** The completions all io_uring instances of this process have posted. */
