@@ -28,6 +28,7 @@ package sun.nio.ch;
 import java.io.FileDescriptor;
 import java.io.IOException;
 import java.lang.ref.WeakReference;
+import java.util.Iterator;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.ThreadLocalRandom;
@@ -39,6 +40,8 @@ import jdk.internal.access.SharedSecrets;
 import jdk.internal.misc.Blocker;
 import jdk.internal.misc.TerminatingThreadLocal;
 import jdk.internal.misc.Unsafe;
+import jdk.internal.vm.ThreadContainer;
+import jdk.internal.vm.ThreadContainers;
 
 /**
  * Positional file reads and writes for the Linux FileDispatcherImpl, through
@@ -145,9 +148,13 @@ final class IoUringFileIO {
     // tasks wait for carriers. For the first EXPLORE_NANOS of each period, a
     // read goes to a ring whenever a task waits for its carrier, so that the
     // peak shows how many would park: blocked carriers keep the other
-    // readers from reading at all.
+    // readers from reading at all. There is no spell while no more than few
+    // virtual threads are alive, since no more than few could then park:
+    // they are counted at most once a period (countedPeriod, manyThreads).
     private static final long EXPLORE_NANOS = 10_000_000L;
     private static final Peak RING_PEAK = new Peak(0);
+    private static volatile long countedPeriod;
+    private static volatile boolean manyThreads;
 
     // O_DIRECT reads by virtual threads in auto mode: in progress, and
     // blocking their carrier
@@ -364,7 +371,14 @@ final class IoUringFileIO {
          * number of nanoseconds before the given time.
          */
         boolean periodBegan(long now, long nanos) {
-            return now - (periodEnd - PERIOD_NANOS) < nanos;
+            return now - periodStart() < nanos;
+        }
+
+        /**
+         * Returns the time the current period began.
+         */
+        long periodStart() {
+            return periodEnd - PERIOD_NANOS;
         }
     }
 
@@ -376,13 +390,48 @@ final class IoUringFileIO {
     }
 
     /**
+     * Returns true if more than the given number of virtual threads were
+     * alive at the first call in the current period of RING_PEAK, which
+     * counts them, stopping once there are more.
+     * Virtual threads are in the root thread container or in one below it;
+     * when the root one does not track them (jdk.trackAllThreads=false),
+     * they are assumed to be many.
+     */
+    private static boolean manyVirtualThreads(int few) {
+        long period = RING_PEAK.periodStart();
+        if (countedPeriod != period) {
+            manyThreads = !ThreadContainers.trackAllThreads()
+                    || countVirtualThreads(ThreadContainers.root(), few + 1) > few;
+            countedPeriod = period;
+        }
+        return manyThreads;
+    }
+
+    /**
+     * Returns the number of live virtual threads in the given container and
+     * in those below it, or the given limit if that is less.
+     */
+    private static long countVirtualThreads(ThreadContainer container, long limit) {
+        long n = 0;
+        Iterator<Thread> threads = container.threads().iterator();
+        while (n < limit && threads.hasNext()) {
+            if (threads.next().isVirtual())
+                n++;
+        }
+        Iterator<ThreadContainer> children = container.children().iterator();
+        while (n < limit && children.hasNext())
+            n += countVirtualThreads(children.next(), limit - n);
+        return n;
+    }
+
+    /**
      * Returns true if parking the current virtual thread, rather than
      * blocking its carrier in a read, pays: more than few threads are parked
      * on the rings (their completions will want carriers), or a task waits
      * for the carrier while more than few have lately been parked on the
-     * rings at once, or while the period has just begun, or more than few
-     * tasks wait for carriers. A custom scheduler is assumed to have many
-     * such tasks.
+     * rings at once, or while the period has just begun and more than few
+     * virtual threads are alive, or more than few tasks wait for carriers. A
+     * custom scheduler is assumed to have many such tasks.
      */
     private static boolean parkingPays() {
         ForkJoinPool pool = carrierPool();
@@ -394,7 +443,7 @@ final class IoUringFileIO {
         int peak = RING_PEAK.record(parked, now);
         if (parked > few)
             return true;
-        if (peak > few || RING_PEAK.periodBegan(now, EXPLORE_NANOS))
+        if (peak > few || (RING_PEAK.periodBegan(now, EXPLORE_NANOS) && manyVirtualThreads(few)))
             return pool.hasQueuedSubmissions() || pool.getQueuedTaskCount() > 0;
         return pool.getQueuedTaskCount() + pool.getQueuedSubmissionCount() > few;
     }
