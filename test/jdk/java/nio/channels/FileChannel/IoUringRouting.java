@@ -166,8 +166,8 @@ public class IoUringRouting {
      * scheduler's parallelism) do too, over a second and a half of rounds,
      * buffered and O_DIRECT: while no more than 8 virtual threads per
      * carrier, or 32, are alive, the policy holds none of the short spells
-     * in which it looks for many readers. When many virtual threads read at once,
-     * buffered reads that would block park on a ring instead. O_DIRECT reads
+     * in which it looks for many readers. When many virtual threads read at
+     * once, buffered reads that would block park on a ring instead. O_DIRECT reads
      * by many do so only once more than 8 per carrier, or 32, are in progress
      * at once, which depends on the device and the scheduler (64 readers on a
      * fast virtual disk never had that many and took no ring): IoUringDirect

@@ -392,10 +392,10 @@ final class IoUringFileIO {
     /**
      * Returns true if more than the given number of virtual threads were
      * alive at the first call in the current period of RING_PEAK, which
-     * counts them, stopping once there are more.
-     * Virtual threads are in the root thread container or in one below it;
-     * when the root one does not track them (jdk.trackAllThreads=false),
-     * they are assumed to be many.
+     * counts them, stopping once there are more. Virtual threads are in the
+     * root thread container or in one below it, walked as a thread dump
+     * walks them; when the root one does not track them
+     * (jdk.trackAllThreads=false), they are assumed to be many.
      */
     private static boolean manyVirtualThreads(int few) {
         long period = RING_PEAK.periodStart();
