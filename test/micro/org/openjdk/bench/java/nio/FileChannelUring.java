@@ -57,7 +57,9 @@ import org.openjdk.jmh.annotations.*;
  * every 100 us; what is done beyond counts for the next invocation), so that
  * no thread parks or wakes between batches. Each worker reads the positions
  * of its own random sequence, the same in every iteration of every fork, or
- * with {@code -p seeds=fork} new ones in each iteration. The io_uring policy
+ * with {@code -p seeds=fork} new ones in each iteration. With {@code -p
+ * idle=N}, N more virtual threads stay parked through each iteration, as the
+ * threads of idle connections of a server would. The io_uring policy
  * is chosen on the command line, e.g.
  * {@code -jvmArgsAppend -Djdk.nio.file.ioUring=always}; the baseline JDK
  * ignores it. The peak number of live OS threads of the VM during each
@@ -116,9 +118,14 @@ public class FileChannelUring {
     @Param({"fixed"})
     public String seeds;             // fixed (every iteration reads the same positions) | fork
 
+    @Param({"0"})
+    public int idle;                 // virtual threads parked through the iteration
+
     private Path path;
     private FileChannel fc;
     private List<Thread> workers;
+    private List<Thread> idlers;
+    private CountDownLatch release;
     private final Semaphore start = new Semaphore(0);
     private final AtomicInteger remaining = new AtomicInteger();
     private volatile CountDownLatch done;
@@ -186,6 +193,17 @@ public class FileChannelUring {
                                  : () -> work(new SplittableRandom(seed), blocks);
             workers.add(virtual ? Thread.ofVirtual().start(task) : Thread.ofPlatform().start(task));
         }
+        release = new CountDownLatch(1);
+        idlers = new ArrayList<>();
+        for (int i = 0; i < idle; i++) {
+            idlers.add(Thread.ofVirtual().start(() -> {
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    throw new RuntimeException(e);
+                }
+            }));
+        }
         peakThreads = 0;
         peakCarriers = 0;
         reaperTicks = reaperCpuTicks();
@@ -209,6 +227,9 @@ public class FileChannelUring {
         stop = true;
         start.release(workers.size());
         for (Thread t : workers)
+            t.join();
+        release.countDown();
+        for (Thread t : idlers)
             t.join();
         sampler.join();
         start.drainPermits();
