@@ -431,15 +431,15 @@ final class IoUringFileIO {
      * for the carrier while more than few have lately been parked on the
      * rings at once, or while the period has just begun and more than few
      * virtual threads are alive, or more than few tasks wait for carriers. A
-     * custom scheduler is assumed to have many such tasks.
+     * custom scheduler is assumed to have many such tasks. now is the value
+     * of System.nanoTime() at the call.
      */
-    private static boolean parkingPays() {
+    private static boolean parkingPays(long now) {
         ForkJoinPool pool = carrierPool();
         if (pool == null)
             return true;
         int few = fewReaders(pool.getParallelism());
         int parked = ringsWaiting();
-        long now = System.nanoTime();
         int peak = RING_PEAK.record(parked, now);
         if (parked > few)
             return true;
@@ -513,11 +513,12 @@ final class IoUringFileIO {
                                    int slot, int hits)
         throws IOException
     {
-        if (!parkingPays()) {
+        // one clock read for the policy and for timing a blocking read
+        long start = System.nanoTime();
+        if (!parkingPays(start)) {
             // few other virtual threads would use the carrier while this read
             // blocks it: as upstream; a read that took no longer than a copy
             // from the page cache counts as a hit
-            long start = System.nanoTime();
             int n = plainRead(fd, address, len, position);
             if (System.nanoTime() - start < HIT_NANOS + (len >>> 2)) {
                 if (hits < STREAK)
