@@ -42,6 +42,7 @@ import jdk.internal.misc.TerminatingThreadLocal;
 import jdk.internal.misc.Unsafe;
 import jdk.internal.vm.ThreadContainer;
 import jdk.internal.vm.ThreadContainers;
+import jdk.internal.vm.annotation.DontInline;
 
 /**
  * Positional file reads and writes for the Linux FileDispatcherImpl, through
@@ -490,7 +491,13 @@ final class IoUringFileIO {
      * page cache has without blocking, and the rest through io_uring.
      * Returns what pread (read) would return: a short count only at end of
      * file, or for a file that is not regular, what it had.
+     *
+     * Not inlined: some of its branches are taken rarely (a hint's streak
+     * begins or ends, a period begins), and an uncommon trap in code inlined
+     * into FileChannelImpl would send the caller's whole read path back to
+     * the interpreter, where this method alone is recompiled quickly.
      */
+    @DontInline
     private static int preadVirtual(FileDescriptor fd, long address, int len, long position)
         throws IOException
     {
@@ -504,10 +511,9 @@ final class IoUringFileIO {
     }
 
     /**
-     * The rest of preadVirtual, kept out of it so that the compiler inlines
-     * the path of cached data into the caller: decides whether to block the
-     * carrier, probe the page cache or go to io_uring, and keeps the file's
-     * hint.
+     * The rest of preadVirtual, kept out of it so that the path of cached
+     * data stays short: decides whether to block the carrier, probe the page
+     * cache or go to io_uring, and keeps the file's hint.
      */
     private static int probeOrPark(FileDescriptor fd, long address, int len, long position,
                                    int slot, int hits)
