@@ -492,10 +492,11 @@ final class IoUringFileIO {
      * Returns what pread (read) would return: a short count only at end of
      * file, or for a file that is not regular, what it had.
      *
-     * Not inlined: some of its branches are taken rarely (a hint's streak
-     * begins or ends, a period begins), and an uncommon trap in code inlined
-     * into FileChannelImpl would send the caller's whole read path back to
-     * the interpreter, where this method alone is recompiled quickly.
+     * Not inlined: some branches here and in the methods it calls are taken
+     * rarely (a hint's streak begins or ends, a period begins), and the
+     * compiler's uncommon trap at one of them deoptimizes the compiled code
+     * that contains it. Kept out of FileChannelImpl's read path, a trap
+     * deoptimizes this method alone, not the caller's whole read path.
      */
     @DontInline
     private static int preadVirtual(FileDescriptor fd, long address, int len, long position)
