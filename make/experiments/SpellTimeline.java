@@ -9,14 +9,17 @@
  * returned in it and the ring completions posted in it. The first read of
  * each half second of the policy opens its exploring spell, so the spells
  * show as the few lines with completions when few threads read; a line with
- * no read at all is a stall of the whole process.
+ * no read at all is a stall of the whole process. With idle > 0, that many
+ * more virtual threads stay parked throughout, as the threads of idle
+ * connections would, so that more than few virtual threads are alive.
  *
  * Usage (the source launcher):
- *   <jdk>/bin/java make/experiments/SpellTimeline.java <file> <threads>
+ *   <jdk>/bin/java make/experiments/SpellTimeline.java <file> <threads> [idle]
  */
 
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
@@ -27,6 +30,16 @@ public class SpellTimeline {
     public static void main(String[] args) throws Exception {
         Path path = Path.of(args[0]);
         int threads = Integer.parseInt(args[1]);
+        int idle = (args.length > 2) ? Integer.parseInt(args[2]) : 0;
+        List<Thread> idlers = new ArrayList<>();
+        for (int i = 0; i < idle; i++) {
+            // parked until interrupted at the end
+            idlers.add(Thread.ofVirtual().start(() -> {
+                try {
+                    Thread.sleep(Long.MAX_VALUE);
+                } catch (InterruptedException expected) { }
+            }));
+        }
         ColdRingShare.evict(path);
         int steps = MILLIS / STEP;
         AtomicIntegerArray reads = new AtomicIntegerArray(steps);
@@ -54,6 +67,10 @@ public class SpellTimeline {
             for (Thread t : readers)
                 t.join();
             counter.join();
+        }
+        for (Thread t : idlers) {
+            t.interrupt();
+            t.join();
         }
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < steps; i++) {
