@@ -27,13 +27,23 @@
  *          by the completions the rings post: in auto, none of these reads and writes
  *          of cached data and O_DIRECT by one thread at a time (writes, platform
  *          threads, cached reads and a lone O_DIRECT read keep pread/pwrite), nor
- *          cold reads by a few virtual threads, but cold reads by many; in
+ *          cold reads by a few virtual threads, alone or beside many idle
+ *          ones, but cold reads by many; in
  *          always every one, in never none
  * @requires os.family == "linux"
  * @key randomness
  * @library /test/lib
  * @build jdk.test.lib.RandomFactory
  * @run main/othervm -Djdk.nio.file.ioUring=auto IoUringRouting
+ */
+
+/*
+ * @test id=auto-beside-idle
+ * @requires os.family == "linux"
+ * @key randomness
+ * @library /test/lib
+ * @build jdk.test.lib.RandomFactory
+ * @run main/othervm -Djdk.nio.file.ioUring=auto IoUringRouting beside
  */
 
 /*
@@ -64,6 +74,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
 import com.sun.nio.file.ExtendedOpenOption;
 import static java.nio.file.StandardOpenOption.*;
 
@@ -99,6 +111,10 @@ public class IoUringRouting {
     }
 
     public static void main(String[] args) throws Throwable {
+        if (args.length > 0 && args[0].equals("beside")) {
+            besideIdle();
+            return;
+        }
         Path file = Files.createTempFile(Path.of("."), "routing", ".dat");
         try {
             int align = (int) Files.getFileStore(file).getBlockSize();
@@ -213,6 +229,123 @@ public class IoUringRouting {
         } finally {
             Files.deleteIfExists(big);
         }
+    }
+
+    /**
+     * auto, in a VM of its own: cold reads by a few virtual threads (twice the
+     * scheduler's parallelism), each reading in its own loop beside many idle
+     * ones, reach no ring once the policy has seen who reads (in the first
+     * second it looks for many readers, as when it is not known who reads);
+     * those of many such threads do, although few of
+     * them are seen reading at a time while the others wait for a carrier,
+     * or to enter a monitor of the channel. The rings are set up first, as
+     * in main.
+     */
+    static void besideIdle() throws Throwable {
+        int parallelism = Integer.getInteger("jdk.virtualThreadScheduler.parallelism",
+                Runtime.getRuntime().availableProcessors());
+        int few = 2 * parallelism;
+        int many = Math.max(64, 16 * parallelism);
+        Path big = Files.createTempFile(Path.of("."), "routing-beside", ".dat");
+        try {
+            byte[] data = new byte[16384 * 4096];
+            RAND.nextBytes(data);
+            try (FileChannel fc = FileChannel.open(big, WRITE)) {
+                // written back, so that the page cache can drop it
+                fc.write(ByteBuffer.wrap(data));
+                fc.force(false);
+            }
+            if (!IoUringRings.canEvict(big)) {
+                System.out.println("the page cache keeps " + big + " here: skipped");
+                return;
+            }
+            try (FileChannel fc = FileChannel.open(big, READ, ExtendedOpenOption.DIRECT)) {
+                onVirtualThread(() -> fc.read(ByteBuffer.allocateDirect(8192).alignedSlice(4096), 0));
+            } catch (IOException | UnsupportedOperationException e) {
+                System.out.println("O_DIRECT not supported here, rings not set up: " + e);
+            }
+            if (IoUringRings.fds().isEmpty()) {
+                System.out.println("no ring here: skipped");
+                return;
+            }
+            // the policy knows who reads only after a second of reads
+            beside(big, few, many, data);
+            for (int threads : new int[] { few, many }) {
+                long before = IoUringRings.completions();
+                long reads = beside(big, threads, many, data);
+                long used = IoUringRings.completions() - before;
+                String c = "cold buffered reads, " + threads + " virtual threads beside "
+                        + many + " idle";
+                System.out.printf("%-52s reads %d, ring completions %d%n", c, reads, used);
+                if (threads == few && used != 0)
+                    throw new RuntimeException(c + ": " + used + " ring completions, expected none");
+                if (threads == many && used == 0)
+                    throw new RuntimeException(c + ": no ring completion");
+            }
+        } finally {
+            Files.deleteIfExists(big);
+        }
+        System.out.println("passed");
+    }
+
+    /**
+     * auto, cold data: the given number of virtual threads read random blocks
+     * of the file for a second and a half, each checking two bytes of every
+     * block against the data, while the file is evicted every 20 ms and the
+     * given number of other virtual threads wait, parked, for the readers to
+     * finish. Returns the number of reads.
+     */
+    static long beside(Path file, int threads, int idle, byte[] data) throws Throwable {
+        int blocks = data.length / 4096;
+        CountDownLatch done = new CountDownLatch(1);
+        List<Thread> idlers = new ArrayList<>();
+        for (int t = 0; t < idle; t++) {
+            idlers.add(Thread.ofVirtual().start(() -> {
+                try {
+                    done.await();
+                } catch (InterruptedException e) {
+                    throw new RuntimeException(e);
+                }
+            }));
+        }
+        List<Thread> readers = new ArrayList<>();
+        Throwable[] failure = new Throwable[1];
+        AtomicLong reads = new AtomicLong();
+        long end = System.nanoTime() + 1_500_000_000L;
+        try (FileChannel fc = FileChannel.open(file, READ)) {
+            for (int t = 0; t < threads; t++) {
+                long seed = RAND.nextLong();
+                readers.add(Thread.ofVirtual().start(() -> {
+                    Random r = new Random(seed);
+                    ByteBuffer bb = ByteBuffer.allocateDirect(4096);
+                    try {
+                        while (System.nanoTime() - end < 0) {
+                            int block = r.nextInt(blocks);
+                            if (fc.read(bb.clear(), block * 4096L) != 4096
+                                    || bb.get(0) != data[block * 4096]
+                                    || bb.get(4095) != data[block * 4096 + 4095])
+                                throw new RuntimeException("wrong read of block " + block);
+                            reads.incrementAndGet();
+                        }
+                    } catch (Throwable e) {
+                        failure[0] = e;
+                    }
+                }));
+            }
+            while (System.nanoTime() - end < 0) {
+                IoUringRings.evict(file);
+                Thread.sleep(20);
+            }
+            for (Thread t : readers)
+                t.join();
+        } finally {
+            done.countDown();
+            for (Thread t : idlers)
+                t.join();
+        }
+        if (failure[0] != null)
+            throw failure[0];
+        return reads.get();
     }
 
     /**

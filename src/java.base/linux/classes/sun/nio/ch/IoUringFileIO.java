@@ -28,6 +28,7 @@ package sun.nio.ch;
 import java.io.FileDescriptor;
 import java.io.IOException;
 import java.lang.ref.WeakReference;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinWorkerThread;
@@ -150,12 +151,34 @@ final class IoUringFileIO {
     // read goes to a ring whenever a task waits for its carrier, so that the
     // peak shows how many would park: blocked carriers keep the other
     // readers from reading at all. There is no spell while no more than few
-    // virtual threads are alive, since no more than few could then park:
-    // they are counted at most once a period (countedPeriod, manyThreads).
+    // virtual threads are alive, since no more than few could then park, nor
+    // while no more than half of few distinct threads have read in the last
+    // READER_SETS periods counted and no more than few virtual threads want
+    // a carrier: many threads that are alive but idle would keep a few
+    // readers in spells that find nothing. Half of few, over about a second:
+    // blocked carriers hide the readers that wait for them on a lock or a
+    // semaphore, so that under pread many show as a few at a time; the first
+    // READER_SETS counts, before the sets cover that time, count as many.
+    // Readers that wait to enter a monitor (a convoy on the channel's
+    // NativeThreadSet) may not read at all, and are counted as blocked. All
+    // are counted at most once a period (countedPeriod, manyThreads).
     private static final long EXPLORE_NANOS = 10_000_000L;
     private static final Peak RING_PEAK = new Peak(0);
     private static volatile long countedPeriod;
     private static volatile boolean manyThreads;
+
+    // The threads that read lately, each as one bit chosen by a hash of its
+    // id, in a set per period counted; readers go to READERS[readerSet]. The
+    // sets are read and written without synchronization: a lost bit or a
+    // collision only makes a reader be counted later, or not at all.
+    private static final int READER_SETS = 2;
+    private static final int READER_BITS = 4096;
+    private static final long[][] READERS = new long[READER_SETS][READER_BITS / 64];
+    private static volatile int readerSet;
+    private static int readerCounts;
+
+    // the most threads looked at by one count of virtual threads
+    private static final int COUNT_BUDGET = 4096;
 
     // O_DIRECT reads by virtual threads in auto mode: in progress, and
     // blocking their carrier
@@ -391,37 +414,95 @@ final class IoUringFileIO {
     }
 
     /**
-     * Returns true if more than the given number of virtual threads were
-     * alive at the first call in the current period of RING_PEAK, which
-     * counts them, stopping once there are more. Virtual threads are in the
-     * root thread container or in one below it, walked as a thread dump
-     * walks them; when the root one does not track them
-     * (jdk.trackAllThreads=false), they are assumed to be many.
+     * Returns true if, at the first call in the current period of RING_PEAK,
+     * which counts them, more than the given number of virtual threads were
+     * alive, and more than half that number of distinct threads had read in
+     * the last READER_SETS periods counted or more than that number of
+     * virtual threads wanted a carrier. Virtual threads are in the root
+     * thread container or in one below it, walked as a thread dump walks
+     * them, stopping once there are more or COUNT_BUDGET threads have been
+     * looked at; when the root one does not track them
+     * (jdk.trackAllThreads=false), they are assumed to be many. Two threads
+     * that count at once both begin a reader set: readers are then counted
+     * over a shorter time.
      */
     private static boolean manyVirtualThreads(int few) {
         long period = RING_PEAK.periodStart();
         if (countedPeriod != period) {
-            manyThreads = !ThreadContainers.trackAllThreads()
-                    || countVirtualThreads(ThreadContainers.root(), few + 1) > few;
             countedPeriod = period;
+            int readers = recentReaders();
+            if (!ThreadContainers.trackAllThreads()) {
+                manyThreads = true;
+            } else {
+                ThreadContainer root = ThreadContainers.root();
+                manyThreads = countVirtualThreads(root, few + 1, false, new int[] { COUNT_BUDGET }) > few
+                        && (readers > few / 2
+                            || countVirtualThreads(root, few + 1, true, new int[] { COUNT_BUDGET }) > few);
+            }
         }
         return manyThreads;
     }
 
     /**
-     * Returns the number of live virtual threads in the given container and
-     * in those below it, or the given limit if that is less.
+     * Records that the current thread reads.
      */
-    private static long countVirtualThreads(ThreadContainer container, long limit) {
+    private static void recordReader() {
+        int bit = (int) ((Thread.currentThread().threadId() * 0x9E3779B97F4A7C15L)
+                         >>> (64 - Integer.numberOfTrailingZeros(READER_BITS)));
+        long[] set = READERS[readerSet];
+        long word = set[bit >>> 6];
+        if ((word & (1L << bit)) == 0)
+            set[bit >>> 6] = word | (1L << bit);
+    }
+
+    /**
+     * Returns the number of distinct threads recorded in the reader sets, or
+     * Integer.MAX_VALUE until the sets have been counted READER_SETS times
+     * (until then, who reads is not known), and makes the oldest set,
+     * emptied, the one that readers go to.
+     */
+    private static int recentReaders() {
+        int n = 0;
+        for (int i = 0; i < READER_BITS / 64; i++) {
+            long word = 0;
+            for (long[] set : READERS)
+                word |= set[i];
+            n += Long.bitCount(word);
+        }
+        int next = (readerSet + 1) % READER_SETS;
+        Arrays.fill(READERS[next], 0L);
+        readerSet = next;
+        if (readerCounts < READER_SETS) {
+            readerCounts++;
+            return Integer.MAX_VALUE;
+        }
+        return n;
+    }
+
+    /**
+     * Returns the number of live virtual threads in the given container and
+     * in those below it, or only of those that want a carrier (runnable: in
+     * a read or waiting for a carrier, or blocked on a monitor), or the given
+     * limit if that is less. Looks at no more than budget[0] threads, and
+     * takes those it looks at from it.
+     */
+    private static long countVirtualThreads(ThreadContainer container, long limit,
+                                            boolean wanting, int[] budget) {
         long n = 0;
         Iterator<Thread> threads = container.threads().iterator();
-        while (n < limit && threads.hasNext()) {
-            if (threads.next().isVirtual())
-                n++;
+        while (n < limit && budget[0] > 0 && threads.hasNext()) {
+            Thread t = threads.next();
+            budget[0]--;
+            if (t.isVirtual()) {
+                Thread.State state;
+                if (!wanting || (state = t.getState()) == Thread.State.RUNNABLE
+                        || state == Thread.State.BLOCKED)
+                    n++;
+            }
         }
         Iterator<ThreadContainer> children = container.children().iterator();
-        while (n < limit && children.hasNext())
-            n += countVirtualThreads(children.next(), limit - n);
+        while (n < limit && budget[0] > 0 && children.hasNext())
+            n += countVirtualThreads(children.next(), limit - n, wanting, budget);
         return n;
     }
 
@@ -439,6 +520,7 @@ final class IoUringFileIO {
         ForkJoinPool pool = carrierPool();
         if (pool == null)
             return true;
+        recordReader();
         int few = fewReaders(pool.getParallelism());
         int parked = ringsWaiting();
         int peak = RING_PEAK.record(parked, now);
