@@ -435,9 +435,8 @@ final class IoUringFileIO {
                 manyThreads = true;
             } else {
                 ThreadContainer root = ThreadContainers.root();
-                manyThreads = countVirtualThreads(root, few + 1, false, new int[] { COUNT_BUDGET }) > few
-                        && (readers > few / 2
-                            || countVirtualThreads(root, few + 1, true, new int[] { COUNT_BUDGET }) > few);
+                manyThreads = countVirtualThreads(root, few + 1, false) > few
+                        && (readers > few / 2 || countVirtualThreads(root, few + 1, true) > few);
             }
         }
         return manyThreads;
@@ -483,8 +482,15 @@ final class IoUringFileIO {
      * Returns the number of live virtual threads in the given container and
      * in those below it, or only of those that want a carrier (runnable: in
      * a read or waiting for a carrier, or blocked on a monitor), or the given
-     * limit if that is less. Looks at no more than budget[0] threads, and
-     * takes those it looks at from it.
+     * limit if that is less, looking at no more than COUNT_BUDGET threads.
+     */
+    private static long countVirtualThreads(ThreadContainer root, long limit, boolean wanting) {
+        return countVirtualThreads(root, limit, wanting, new int[] { COUNT_BUDGET });
+    }
+
+    /**
+     * countVirtualThreads, looking at no more than budget[0] threads and
+     * taking those it looks at from it.
      */
     private static long countVirtualThreads(ThreadContainer container, long limit,
                                             boolean wanting, int[] budget) {
