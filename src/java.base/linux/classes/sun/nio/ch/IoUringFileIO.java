@@ -518,9 +518,11 @@ final class IoUringFileIO {
      * on the rings (their completions will want carriers), or a task waits
      * for the carrier while more than few have lately been parked on the
      * rings at once, or while the period has just begun and more than few
-     * virtual threads are alive, or more than few tasks wait for carriers. A
-     * custom scheduler is assumed to have many such tasks. now is the value
-     * of System.nanoTime() at the call.
+     * virtual threads are alive, enough of which read or want a carrier
+     * (manyVirtualThreads), or more than few tasks wait for carriers. A
+     * custom scheduler is assumed to have many such tasks. Records the
+     * current thread as a reader. now is the value of System.nanoTime() at
+     * the call.
      */
     private static boolean parkingPays(long now) {
         ForkJoinPool pool = carrierPool();
