@@ -199,7 +199,7 @@ public class IoUringRouting {
         try {
             byte[] data = new byte[blocks * 4096];
             RAND.nextBytes(data);
-            Files.write(big, data);
+            writeBack(big, data);
             if (!IoUringRings.canEvict(big)) {
                 System.out.println("the page cache keeps " + big + " here: cold cases skipped");
                 return;
@@ -236,10 +236,9 @@ public class IoUringRouting {
      * scheduler's parallelism), each reading in its own loop beside many idle
      * ones, reach no ring once the policy has seen who reads (in the first
      * second it looks for many readers, as when it is not known who reads);
-     * those of many such threads do, although few of
-     * them are seen reading at a time while the others wait for a carrier,
-     * or to enter a monitor of the channel. The rings are set up first, as
-     * in main.
+     * those of many such threads do, although few of them are seen reading
+     * at a time while the others wait for a carrier, or to enter a monitor
+     * of the channel. The rings are set up first, as in main.
      */
     static void besideIdle() throws Throwable {
         int parallelism = Integer.getInteger("jdk.virtualThreadScheduler.parallelism",
@@ -250,11 +249,7 @@ public class IoUringRouting {
         try {
             byte[] data = new byte[16384 * 4096];
             RAND.nextBytes(data);
-            try (FileChannel fc = FileChannel.open(big, WRITE)) {
-                // written back, so that the page cache can drop it
-                fc.write(ByteBuffer.wrap(data));
-                fc.force(false);
-            }
+            writeBack(big, data);
             if (!IoUringRings.canEvict(big)) {
                 System.out.println("the page cache keeps " + big + " here: skipped");
                 return;
@@ -320,11 +315,7 @@ public class IoUringRouting {
                     ByteBuffer bb = ByteBuffer.allocateDirect(4096);
                     try {
                         while (System.nanoTime() - end < 0) {
-                            int block = r.nextInt(blocks);
-                            if (fc.read(bb.clear(), block * 4096L) != 4096
-                                    || bb.get(0) != data[block * 4096]
-                                    || bb.get(4095) != data[block * 4096 + 4095])
-                                throw new RuntimeException("wrong read of block " + block);
+                            readBlock(fc, bb, r.nextInt(blocks), data);
                             reads.incrementAndGet();
                         }
                     } catch (Throwable e) {
@@ -349,6 +340,30 @@ public class IoUringRouting {
     }
 
     /**
+     * Writes the data to the file and waits until it is written back, so that
+     * the page cache can drop it (dirty pages it keeps).
+     */
+    static void writeBack(Path file, byte[] data) throws IOException {
+        try (FileChannel fc = FileChannel.open(file, WRITE, TRUNCATE_EXISTING)) {
+            fc.write(ByteBuffer.wrap(data));
+            fc.force(false);
+        }
+    }
+
+    /**
+     * Reads the given 4 KiB block of the file into bb (of at least 4 KiB) and
+     * checks its first and last byte against the data.
+     */
+    static void readBlock(FileChannel fc, ByteBuffer bb, int block, byte[] data)
+        throws IOException
+    {
+        if (fc.read(bb.clear().limit(4096), block * 4096L) != 4096
+                || bb.get(0) != data[block * 4096]
+                || bb.get(4095) != data[block * 4096 + 4095])
+            throw new RuntimeException("wrong read of block " + block);
+    }
+
+    /**
      * The given number of virtual threads each read OPS random blocks of the
      * file and check two bytes of each against the data.
      */
@@ -366,11 +381,7 @@ public class IoUringRouting {
                     ByteBuffer bb = ByteBuffer.allocateDirect(8192).alignedSlice(4096).limit(4096);
                     try {
                         for (int i = 0; i < OPS; i++) {
-                            int block = r.nextInt(blocks);
-                            if (fc.read(bb.clear().limit(4096), block * 4096L) != 4096
-                                    || bb.get(0) != data[block * 4096]
-                                    || bb.get(4095) != data[block * 4096 + 4095])
-                                throw new RuntimeException("wrong read of block " + block);
+                            readBlock(fc, bb, r.nextInt(blocks), data);
                         }
                     } catch (Throwable e) {
                         failure[0] = e;
