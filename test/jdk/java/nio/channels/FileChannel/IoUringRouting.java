@@ -28,7 +28,8 @@
  *          of cached data and O_DIRECT by one thread at a time (writes, platform
  *          threads, cached reads and a lone O_DIRECT read keep pread/pwrite), nor
  *          cold reads by a few virtual threads, alone or beside many idle
- *          ones, but cold reads by many; in
+ *          ones, each reading in its own loop or a few requests at a time each
+ *          on a new thread, but cold reads by many; in
  *          always every one, in never none
  * @requires os.family == "linux"
  * @key randomness
@@ -75,6 +76,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicLong;
 import com.sun.nio.file.ExtendedOpenOption;
 import static java.nio.file.StandardOpenOption.*;
@@ -238,7 +240,10 @@ public class IoUringRouting {
      * second it looks for many readers, as when it is not known who reads);
      * those of many such threads do, although few of them are seen reading
      * at a time while the others wait for a carrier, or to enter a monitor
-     * of the channel. The rings are set up first, as in main.
+     * of the channel. So it is with requests, each a few reads on a new
+     * virtual thread: a few at a time reach no ring, although many threads
+     * read every second, and many at a time do. The rings are set up first,
+     * as in main.
      */
     static void besideIdle() throws Throwable {
         int parallelism = Integer.getInteger("jdk.virtualThreadScheduler.parallelism",
@@ -264,18 +269,22 @@ public class IoUringRouting {
                 return;
             }
             // the policy knows who reads only after a second of reads
-            beside(big, few, many, data);
+            beside(big, few, many, data, false);
             for (int threads : new int[] { few, many }) {
-                long before = IoUringRings.completions();
-                long reads = beside(big, threads, many, data);
-                long used = IoUringRings.completions() - before;
-                String c = "cold buffered reads, " + threads + " virtual threads beside "
-                        + many + " idle";
-                System.out.printf("%-52s reads %d, ring completions %d%n", c, reads, used);
-                if (threads == few && used != 0)
-                    throw new RuntimeException(c + ": " + used + " ring completions, expected none");
-                if (threads == many && used == 0)
-                    throw new RuntimeException(c + ": no ring completion");
+                for (boolean requests : new boolean[] { false, true }) {
+                    long before = IoUringRings.completions();
+                    long reads = beside(big, threads, many, data, requests);
+                    long used = IoUringRings.completions() - before;
+                    String c = "cold buffered reads, " + threads
+                            + (requests ? " requests at a time" : " virtual threads")
+                            + " beside " + many + " idle";
+                    System.out.printf("%-60s reads %d, ring completions %d%n", c, reads, used);
+                    if (threads == few && used != 0)
+                        throw new RuntimeException(c + ": " + used
+                                                   + " ring completions, expected none");
+                    if (threads == many && used == 0)
+                        throw new RuntimeException(c + ": no ring completion");
+                }
             }
         } finally {
             Files.deleteIfExists(big);
@@ -288,9 +297,12 @@ public class IoUringRouting {
      * of the file for a second and a half, each checking two bytes of every
      * block against the data, while the file is evicted every 20 ms and the
      * given number of other virtual threads wait, parked, for the readers to
-     * finish. Returns the number of reads.
+     * finish. With requests, each reader reads 4 blocks and ends, and a new
+     * one takes its place. Returns the number of reads.
      */
-    static long beside(Path file, int threads, int idle, byte[] data) throws Throwable {
+    static long beside(Path file, int threads, int idle, byte[] data, boolean requests)
+        throws Throwable
+    {
         int blocks = data.length / 4096;
         CountDownLatch done = new CountDownLatch(1);
         List<Thread> idlers = new ArrayList<>();
@@ -308,7 +320,33 @@ public class IoUringRouting {
         AtomicLong reads = new AtomicLong();
         long end = System.nanoTime() + 1_500_000_000L;
         try (FileChannel fc = FileChannel.open(file, READ)) {
-            for (int t = 0; t < threads; t++) {
+            if (requests) {
+                long seed = RAND.nextLong();
+                readers.add(Thread.ofPlatform().start(() -> {
+                    Random r = new Random(seed);
+                    Semaphore slots = new Semaphore(threads);
+                    while (System.nanoTime() - end < 0) {
+                        slots.acquireUninterruptibly();
+                        long requestSeed = r.nextLong();
+                        Thread.ofVirtual().start(() -> {
+                            Random rr = new Random(requestSeed);
+                            ByteBuffer bb = ByteBuffer.allocateDirect(4096);
+                            try {
+                                for (int i = 0; i < 4; i++) {
+                                    readBlock(fc, bb, rr.nextInt(blocks), data);
+                                    reads.incrementAndGet();
+                                }
+                            } catch (Throwable e) {
+                                failure[0] = e;
+                            } finally {
+                                slots.release();
+                            }
+                        });
+                    }
+                    slots.acquireUninterruptibly(threads);
+                }));
+            }
+            for (int t = 0; !requests && t < threads; t++) {
                 long seed = RAND.nextLong();
                 readers.add(Thread.ofVirtual().start(() -> {
                     Random r = new Random(seed);

@@ -159,6 +159,11 @@ final class IoUringFileIO {
     // blocked carriers hide the readers that wait for them on a lock or a
     // semaphore, so that under pread many show as a few at a time; the first
     // READER_SETS counts, before the sets cover that time, count as many.
+    // Only threads that were alive at the last count are counted: a program
+    // that starts a thread for each request has as many readers a second as
+    // requests, but only those in progress at a count are counted in the
+    // next period, so that a few requests at a time hold no spells that find
+    // nothing.
     // Readers that wait to enter a monitor (a convoy on the channel's
     // NativeThreadSet) may not read at all, and are counted as blocked. All
     // are counted at most once a period (countedPeriod, manyThreads).
@@ -176,6 +181,13 @@ final class IoUringFileIO {
     private static final long[][] READERS = new long[READER_SETS][READER_BITS / 64];
     private static volatile int readerSet;
     private static int readerCounts;
+
+    // A thread id greater than that of every thread alive at the last count
+    // (thread ids grow with the threads' creation), 0 before the first
+    // count; readers with a greater id are not counted. Taken at each count
+    // from a virtual thread made then and never started, whose task is NO_TASK.
+    private static volatile long countedThreads;
+    private static final Runnable NO_TASK = () -> { };
 
     // the most threads looked at by one count of virtual threads
     private static final int COUNT_BUDGET = 4096;
@@ -417,11 +429,11 @@ final class IoUringFileIO {
      * Returns true if, at the first call in the current period of RING_PEAK,
      * which counts them, more than the given number of virtual threads were
      * alive, and more than half that number of distinct threads had read in
-     * the last READER_SETS periods counted or more than that number of
-     * virtual threads wanted a carrier. Virtual threads are in the root
-     * thread container or in one below it, walked as a thread dump walks
-     * them, stopping once there are more or COUNT_BUDGET threads have been
-     * looked at; when the root one does not track them
+     * the last READER_SETS periods counted (see recordReader) or more than
+     * that number of virtual threads wanted a carrier. Virtual threads are in
+     * the root thread container or in one below it, walked as a thread dump
+     * walks them, stopping once there are more or COUNT_BUDGET threads have
+     * been looked at; when the root one does not track them
      * (jdk.trackAllThreads=false), they are assumed to be many. Two threads
      * that count at once both begin a reader set: readers are then counted
      * over a shorter time.
@@ -443,10 +455,14 @@ final class IoUringFileIO {
     }
 
     /**
-     * Records that the current thread reads.
+     * Records that the current thread reads, in the current reader set if it
+     * was alive at the last count.
      */
     private static void recordReader() {
-        int bit = (int) ((Thread.currentThread().threadId() * 0x9E3779B97F4A7C15L)
+        long id = Thread.currentThread().threadId();
+        if (id > countedThreads)
+            return;
+        int bit = (int) ((id * 0x9E3779B97F4A7C15L)
                          >>> (64 - Integer.numberOfTrailingZeros(READER_BITS)));
         long[] set = READERS[readerSet];
         long word = set[bit >>> 6];
@@ -458,7 +474,7 @@ final class IoUringFileIO {
      * Returns the number of distinct threads recorded in the reader sets, or
      * Integer.MAX_VALUE until the sets have been counted READER_SETS times
      * (until then, who reads is not known), and makes the oldest set,
-     * emptied, the one that readers go to.
+     * emptied, the one that the readers alive now go to.
      */
     private static int recentReaders() {
         int n = 0;
@@ -471,6 +487,9 @@ final class IoUringFileIO {
         int next = (readerSet + 1) % READER_SETS;
         Arrays.fill(READERS[next], 0L);
         readerSet = next;
+        // a thread made now has a greater id than every thread made before
+        countedThreads = Thread.ofVirtual().inheritInheritableThreadLocals(false)
+                .unstarted(NO_TASK).threadId();
         if (readerCounts < READER_SETS) {
             readerCounts++;
             return Integer.MAX_VALUE;

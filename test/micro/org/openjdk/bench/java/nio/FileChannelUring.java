@@ -35,6 +35,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -55,7 +56,11 @@ import org.openjdk.jmh.annotations.*;
  * is done; with {@code -p drive=free} they read without stopping, and an
  * invocation waits until they have done {@code BATCH} more operations (read
  * every 100 us; what is done beyond counts for the next invocation), so that
- * no thread parks or wakes between batches. Each worker reads the positions
+ * no thread parks or wakes between batches; with {@code -p drive=request}
+ * there are no workers: the benchmark thread starts a new thread for each
+ * request of {@code REQUEST_OPS} operations, keeping as many requests in
+ * progress as {@code threads} says, as a server that handles each request on a
+ * new virtual thread would. Each worker (request) reads the positions
  * of its own random sequence, the same in every iteration of every fork, or
  * with {@code -p seeds=fork} new ones in each iteration. With {@code -p
  * idle=N}, N more virtual threads stay parked through each iteration, as the
@@ -84,6 +89,7 @@ import org.openjdk.jmh.annotations.*;
 @Measurement(iterations = 3, time = 2, timeUnit = TimeUnit.SECONDS)
 public class FileChannelUring {
     static final int BATCH = 2048;
+    static final int REQUEST_OPS = 4;
 
     @Param({"read"})
     public String op;                // read | write
@@ -113,7 +119,7 @@ public class FileChannelUring {
     public String file;
 
     @Param({"batch"})
-    public String drive;             // batch | free
+    public String drive;             // batch | free | request
 
     @Param({"fixed"})
     public String seeds;             // fixed (every iteration reads the same positions) | fork
@@ -132,6 +138,11 @@ public class FileChannelUring {
     private final LongAdder completed = new LongAdder();
     private long consumed;
     private boolean free;            // drive=free
+    private ArrayBlockingQueue<ByteBuffer> requestBuffers;  // drive=request: one per request
+    private boolean virtual;
+    private long blocks;
+    private long seedBase;
+    private long requests;
     private boolean write;           // op=write
     private volatile boolean stop;
     private volatile int peakThreads;
@@ -177,9 +188,10 @@ public class FileChannelUring {
             clean(path);
         }
         fc = FileChannel.open(path, opts.toArray(new OpenOption[0]));
-        boolean virtual = threads.startsWith("V");
+        virtual = threads.startsWith("V");
         int n = Integer.parseInt(threads.substring(1));
         long blocks = Files.size(path) / blockSize;
+        this.blocks = blocks;
         stop = false;
         completed.reset();
         consumed = 0;
@@ -187,6 +199,15 @@ public class FileChannelUring {
         write = op.equals("write");
         workers = new ArrayList<>();
         long base = seeds.equals("fork") ? new SplittableRandom().nextLong() : 7;
+        seedBase = base;
+        requests = 0;
+        requestBuffers = null;
+        if (drive.equals("request")) {
+            requestBuffers = new ArrayBlockingQueue<>(n);
+            for (int i = 0; i < n; i++)
+                requestBuffers.add(newBuffer());
+            n = 0;
+        }
         for (int i = 0; i < n; i++) {
             long seed = i * 31L + base;
             Runnable task = free ? () -> workFree(new SplittableRandom(seed), blocks)
@@ -296,6 +317,34 @@ public class FileChannelUring {
     @Benchmark
     @OperationsPerInvocation(BATCH)
     public void ops() throws InterruptedException {
+        if (requestBuffers != null) {
+            for (int i = 0; i < BATCH; i += REQUEST_OPS) {
+                ByteBuffer bb = requestBuffers.take();
+                SplittableRandom r = new SplittableRandom(requests++ * 31L + seedBase);
+                Runnable request = () -> {
+                    try {
+                        for (int k = 0; k < REQUEST_OPS; k++)
+                            operate(bb, r, blocks);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    } finally {
+                        requestBuffers.add(bb);
+                    }
+                };
+                if (virtual) {
+                    Thread.ofVirtual().start(request);
+                } else {
+                    Thread.ofPlatform().start(request);
+                }
+            }
+            // wait for the last requests
+            List<ByteBuffer> all = new ArrayList<>();
+            for (int i = 0, n = Integer.parseInt(threads.substring(1)); i < n; i++)
+                all.add(requestBuffers.take());
+            requestBuffers.addAll(all);
+            iterationOps += BATCH;
+            return;
+        }
         if (free) {
             consumed += BATCH;
             while (completed.sum() < consumed)
