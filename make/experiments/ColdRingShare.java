@@ -48,6 +48,30 @@ public class ColdRingShare {
     }
 
     /**
+     * Starts the given number of idle virtual threads, parked until
+     * interrupted, as the threads of idle connections would be.
+     */
+    static List<Thread> startIdle(int threads) {
+        List<Thread> idlers = new ArrayList<>();
+        for (int i = 0; i < threads; i++) {
+            idlers.add(Thread.ofVirtual().start(() -> {
+                try {
+                    Thread.sleep(Long.MAX_VALUE);
+                } catch (InterruptedException expected) { }
+            }));
+        }
+        return idlers;
+    }
+
+    /** Interrupts the idle threads and waits for them to end. */
+    static void endIdle(List<Thread> idlers) throws InterruptedException {
+        for (Thread t : idlers) {
+            t.interrupt();
+            t.join();
+        }
+    }
+
+    /**
      * Starts the given number of virtual threads, each reading random 4 KiB
      * blocks of the file in its own loop until System.nanoTime() passes end,
      * and running afterRead after each read.

@@ -19,7 +19,6 @@
 
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
@@ -31,15 +30,7 @@ public class SpellTimeline {
         Path path = Path.of(args[0]);
         int threads = Integer.parseInt(args[1]);
         int idle = (args.length > 2) ? Integer.parseInt(args[2]) : 0;
-        List<Thread> idlers = new ArrayList<>();
-        for (int i = 0; i < idle; i++) {
-            // parked until interrupted at the end
-            idlers.add(Thread.ofVirtual().start(() -> {
-                try {
-                    Thread.sleep(Long.MAX_VALUE);
-                } catch (InterruptedException expected) { }
-            }));
-        }
+        List<Thread> idlers = ColdRingShare.startIdle(idle);
         ColdRingShare.evict(path);
         int steps = MILLIS / STEP;
         AtomicIntegerArray reads = new AtomicIntegerArray(steps);
@@ -68,10 +59,7 @@ public class SpellTimeline {
                 t.join();
             counter.join();
         }
-        for (Thread t : idlers) {
-            t.interrupt();
-            t.join();
-        }
+        ColdRingShare.endIdle(idlers);
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < steps; i++) {
             sb.append(i * STEP).append(' ').append(reads.get(i)).append(' ')
