@@ -116,13 +116,14 @@ compare: micro baseline
 # cache states, block sizes and O_DIRECT, a fork pair per case; prints every row below 0.98x.
 # THREADS, CACHES, BLOCKS, DIRECT (comma lists) and FORKS (default 8) narrow or widen it;
 # FILES=16384,65536 adds Files.readAllBytes (relative reads) of files of those sizes, and
-# BLOCKS=none leaves the positional reads out.
+# BLOCKS=none leaves the positional reads out. JMH_OPTIONS replaces the iterations and their
+# length (default "-wi 1 -w 1 -i 3 -r 1"; "-wi 2 -w 2 -i 4 -r 2" measures after 4 s).
 perf-matrix: micro baseline
 	@python3 $(SCRIPTS)/perf-matrix.py --baseline $(BUILD_DIR)/baseline-jdk --patched $(BUILD_DIR)/jdk \
 	    --jar $(BUILD_DIR)/benchmarks.jar --out $(BUILD_DIR)/perf-matrix --forks $(or $(FORKS),8) \
 	    $(if $(THREADS),--threads $(THREADS)) $(if $(CACHES),--caches $(CACHES)) \
 	    $(if $(BLOCKS),--blocks $(BLOCKS)) $(if $(DIRECT),--direct $(DIRECT)) \
-	    $(if $(FILES),--files $(FILES))
+	    $(if $(FILES),--files $(FILES)) $(if $(JMH_OPTIONS),--jmh '$(JMH_OPTIONS)')
 
 # Experiment: the platform reaper thread against a virtual reaper parked in the Poller, on the
 # patched JDK (make/experiments/poller-reaper.patch through --patch-module)
