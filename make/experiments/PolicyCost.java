@@ -10,10 +10,10 @@
  * policy's cost. Prints the reads a second and the carrier time per read
  * after a warm-up. With "idle", each thread sleeps 150 us before each read,
  * so that its carrier idles as during a read of the device, and the read
- * calls are timed (mean and median). With "cold", the first argument is a large file instead
- * (FileChannelUring's): it is evicted from the page cache, the threads read
- * blocks at positions no run has read before, and the process's CPU time per
- * read is printed as well.
+ * calls are timed (mean and median). With "cold", the first argument is a
+ * large file instead (FileChannelUring's): it is evicted from the page cache,
+ * the threads read blocks at new random positions, and the process's CPU time
+ * per read is printed as well.
  *
  * Usage (the source launcher; the reset needs both --add-opens):
  *   <jdk>/bin/java --add-opens java.base/sun.nio.ch=ALL-UNNAMED \
