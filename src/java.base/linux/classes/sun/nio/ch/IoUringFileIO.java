@@ -172,6 +172,18 @@ final class IoUringFileIO {
     private static volatile long countedPeriod;
     private static volatile boolean manyThreads;
 
+    // The end of the period whose count found no more than few virtual
+    // threads alive, or a time that is no period's end (the start of the
+    // period). Until that period ends, a read by a thread made before the
+    // count blocks its carrier without the policy's checks: no more than few
+    // threads can then want a carrier. One such read in PROBE_MASK + 1 takes
+    // the checks, so that the first after the period's end begins the next
+    // period and counts again. Threads made since the count take the checks,
+    // so that a burst of new readers is seen at once; a read that finds that
+    // parking pays sets the quiet period's end back (threads made before the
+    // count may have been started since).
+    private static volatile long quietPeriodEnd = RING_PEAK.periodStart();
+
     // The threads that read lately, each as one bit chosen by a hash of its
     // id, in a set per period counted; readers go to READERS[readerSet]. The
     // sets are read and written without synchronization: a lost bit or a
@@ -416,6 +428,13 @@ final class IoUringFileIO {
         long periodStart() {
             return periodEnd - PERIOD_NANOS;
         }
+
+        /**
+         * Returns the time the current period ends.
+         */
+        long periodEnd() {
+            return periodEnd;
+        }
     }
 
     /**
@@ -447,7 +466,9 @@ final class IoUringFileIO {
                 manyThreads = true;
             } else {
                 ThreadContainer root = ThreadContainers.root();
-                manyThreads = countVirtualThreads(root, few + 1, false) > few
+                boolean alive = countVirtualThreads(root, few + 1, false) > few;
+                quietPeriodEnd = alive ? period : RING_PEAK.periodEnd();
+                manyThreads = alive
                         && (readers > few / 2 || countVirtualThreads(root, few + 1, true) > few);
             }
         }
@@ -456,18 +477,28 @@ final class IoUringFileIO {
 
     /**
      * Records that the current thread reads, in the current reader set if it
-     * was alive at the last count.
+     * was alive at the last count. Returns true if it was.
      */
-    private static void recordReader() {
+    private static boolean recordReader() {
         long id = Thread.currentThread().threadId();
         if (id > countedThreads)
-            return;
+            return false;
         int bit = (int) ((id * 0x9E3779B97F4A7C15L)
                          >>> (64 - Integer.numberOfTrailingZeros(READER_BITS)));
         long[] set = READERS[readerSet];
         long word = set[bit >>> 6];
         if ((word & (1L << bit)) == 0)
             set[bit >>> 6] = word | (1L << bit);
+        return true;
+    }
+
+    /**
+     * Returns true if the last count, in the current period, found no more
+     * than few virtual threads alive, and the current thread was made before
+     * it (see quietPeriodEnd). Records the current thread as a reader.
+     */
+    private static boolean quietReader() {
+        return quietPeriodEnd == RING_PEAK.periodEnd() && recordReader();
     }
 
     /**
@@ -613,8 +644,9 @@ final class IoUringFileIO {
     {
         int slot = FD_ACCESS.get(fd) & (HINT_SLOTS - 1);
         int hits = HINTS[slot];
-        if (hits >= STREAK && (ThreadLocalRandom.current().nextInt() & PROBE_MASK) != 0) {
-            // the data keeps being cached
+        if ((ThreadLocalRandom.current().nextInt() & PROBE_MASK) != 0
+                && (hits >= STREAK || quietReader())) {
+            // the data keeps being cached, or few virtual threads are alive
             return plainRead(fd, address, len, position);
         }
         return probeOrPark(fd, address, len, position, slot, hits);
@@ -644,6 +676,10 @@ final class IoUringFileIO {
             }
             return n;
         }
+        // many want a carrier: no read takes the plain path without checks
+        long quiet = quietPeriodEnd;
+        if (quiet == RING_PEAK.periodEnd())
+            quietPeriodEnd = quiet - PERIOD_NANOS;
         if (position == -1 && !isFileOrBlockDevice(fd)) {
             // a FIFO or a device: read(2) returns what is there, and the
             // ring would not read at the current position
