@@ -185,7 +185,9 @@ public class IoUringRouting {
      * buffered and O_DIRECT: while no more than 8 virtual threads per
      * carrier, or 32, are alive, the policy holds none of the short spells
      * in which it looks for many readers. When many virtual threads read at
-     * once, buffered reads that would block park on a ring instead. O_DIRECT reads
+     * once, buffered reads that would block park on a ring instead (at least a
+     * quarter of them: threads made since the policy last counted the live
+     * ones take its checks). O_DIRECT reads
      * by many do so only once more than 8 per carrier, or 32, are in progress
      * at once, which depends on the device and the scheduler (64 readers on a
      * fast virtual disk never had that many and took no ring): IoUringDirect
@@ -224,8 +226,11 @@ public class IoUringRouting {
                         failures.add(c + ": " + used + " ring completions, expected none");
                     if (threads == few && used != 0)
                         failures.add(c + ": " + used + " ring completions, expected none");
-                    if (threads == many && !odirect && used == 0)
-                        failures.add(c + ": no ring completion");
+                    // most wait for the device: reads that skip the checks
+                    // (one in 32 takes them) would leave the rings a few
+                    if (threads == many && !odirect && used < reads / 4)
+                        failures.add(c + ": " + used + " ring completions, expected "
+                                     + reads / 4 + " or more");
                 }
             }
         } finally {
@@ -282,8 +287,9 @@ public class IoUringRouting {
                     if (threads == few && used != 0)
                         throw new RuntimeException(c + ": " + used
                                                    + " ring completions, expected none");
-                    if (threads == many && used == 0)
-                        throw new RuntimeException(c + ": no ring completion");
+                    if (threads == many && used < reads / 4)
+                        throw new RuntimeException(c + ": " + used + " ring completions,"
+                                                   + " expected " + reads / 4 + " or more");
                 }
             }
         } finally {
