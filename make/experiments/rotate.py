@@ -12,6 +12,10 @@
 #       --jmh "-wi 1 -w 1 -i 3 -r 1 -p threads=V4 -p cache=cold -p blockSize=4096 -p direct=false"
 #
 # A JDK is a directory with bin/java (a wrapper script that adds options will do).
+# JMH gives a fork the driving JVM's own options, so each JDK's forks are driven
+# by that JDK's java, as in compare.py: a wrapper's -D must not reach the other
+# JDKs' forks. Wrappers that add an option which may not be given twice (such
+# as --patch-module) need --host-java, a java without added options.
 
 import argparse
 import itertools
@@ -32,17 +36,18 @@ def main():
     ap.add_argument("--rounds", type=int, default=16)
     ap.add_argument("--jdk", action="append", required=True, help="name=directory")
     ap.add_argument("--jmh", default="")
+    ap.add_argument("--host-java", help="the java that drives every fork (default: each JDK's own)")
     args = ap.parse_args()
 
     jdks = [tuple(j.split("=", 1)) for j in args.jdk]
     os.makedirs(args.out, exist_ok=True)
     jmh = shlex.split(args.jmh)
-    java = os.path.join(jdks[0][1], "bin", "java")
     scores = {name: [] for name, _ in jdks}
     for r in range(1, args.rounds + 1):
         k = (r - 1) % len(jdks)
         for name, home in jdks[k:] + jdks[:k]:
-            result, _ = compare.run(java, args.jar, args.bench, (name, home), r, args.out, jmh)
+            host = args.host_java or os.path.join(home, "bin", "java")
+            result, _ = compare.run(host, args.jar, args.bench, (name, home), r, args.out, jmh)
             scores[name].append(result[0]["primaryMetric"]["score"])
     with open(os.path.join(args.out, "scores.json"), "w") as f:
         json.dump(scores, f, indent=1)
