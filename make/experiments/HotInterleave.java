@@ -11,9 +11,15 @@
  * mean reads per second of each path and, for every other path, the geometric
  * mean of its per-round ratio to the first path with a 95% interval.
  *
+ * With -Dcache=half the threads read random blocks of the whole file instead,
+ * about half of which are in the page cache: before the first round, and
+ * again between rounds every -Drefresh seconds (30), the file is dropped from
+ * the page cache and every other 8 MiB chunk is read back, as
+ * FileChannelUring's half-cached iterations do.
+ *
  * Usage, with the image's java and the patch's classes (see the patch):
  *   <jdk>/bin/java --patch-module java.base=DIR \
- *       --add-opens java.base/sun.nio.ch=ALL-UNNAMED \
+ *       --add-opens java.base/sun.nio.ch=ALL-UNNAMED [-Dcache=half] \
  *       make/experiments/HotInterleave.java <file> <threads> <seconds> <path>...
  */
 
@@ -43,12 +49,19 @@ public class HotInterleave {
         Field testPath = Class.forName("sun.nio.ch.IoUringFileIO").getDeclaredField("testPath");
         testPath.setAccessible(true);
 
+        boolean half = System.getProperty("cache", "hot").equals("half");
+        long refresh = Long.getLong("refresh", 30) * 1_000_000_000L;
         try (FileChannel fc = FileChannel.open(file)) {
-            long size = Math.min(fc.size(), 1L << 30);
+            long size = half ? fc.size() : Math.min(fc.size(), 1L << 30);
             long blocks = size / BLOCK;
-            ByteBuffer warm = ByteBuffer.allocateDirect(1 << 20);
-            for (long pos = 0; pos < size; pos += warm.capacity())
-                fc.read(warm.clear(), pos);
+            long refreshed = System.nanoTime();
+            if (half) {
+                warmHalf(file, fc);
+            } else {
+                ByteBuffer warm = ByteBuffer.allocateDirect(1 << 20);
+                for (long pos = 0; pos < size; pos += warm.capacity())
+                    fc.read(warm.clear(), pos);
+            }
 
             long[] counts = new long[threads * PAD];
             Throwable[] failure = new Throwable[1];
@@ -87,6 +100,10 @@ public class HotInterleave {
             Random shuffle = new Random(1);
             long end = System.nanoTime() + seconds * 1_000_000_000L;
             while (System.nanoTime() - end < 0 && !stop) {
+                if (half && System.nanoTime() - refreshed > refresh) {
+                    warmHalf(file, fc);
+                    refreshed = System.nanoTime();
+                }
                 Collections.shuffle(order, shuffle);
                 for (int i : order) {
                     testPath.setInt(null, paths[i]);
@@ -117,11 +134,30 @@ public class HotInterleave {
                 double mean = Arrays.stream(logs).average().orElse(0);
                 double var = Arrays.stream(logs).map(x -> (x - mean) * (x - mean)).sum()
                              / (rounds - 1);
-                double half = 1.97 * Math.sqrt(var / rounds);
+                double width = 1.97 * Math.sqrt(var / rounds);
                 System.out.printf("path %d against path %d: %.4f (95%%: %.4f to %.4f)%n",
                                   paths[i], paths[0], Math.exp(mean),
-                                  Math.exp(mean - half), Math.exp(mean + half));
+                                  Math.exp(mean - width), Math.exp(mean + width));
             }
+        }
+    }
+
+    /**
+     * Drops the file from the page cache, then reads every other 8 MiB chunk.
+     */
+    private static void warmHalf(Path file, FileChannel fc) throws Exception {
+        new ProcessBuilder("dd", "if=" + file, "iflag=nocache", "count=0")
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start()
+                .waitFor();
+        // each chunk in one read: reads of parts of it in turn would look
+        // sequential and read ahead into the next chunk
+        int chunk = 8 << 20;
+        ByteBuffer bb = ByteBuffer.allocateDirect(chunk);
+        for (long pos = 0; pos < fc.size(); pos += 2L * chunk) {
+            bb.clear();
+            while (bb.hasRemaining() && fc.read(bb, pos + bb.position()) > 0) { }
         }
     }
 
