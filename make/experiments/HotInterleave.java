@@ -15,7 +15,8 @@
  * about half of which are in the page cache: before the first round, and
  * again between rounds every -Drefresh seconds (30), the file is dropped from
  * the page cache and every other 8 MiB chunk is read back, as
- * FileChannelUring's half-cached iterations do.
+ * FileChannelUring's half-cached iterations do. With -Dcache=cold the file is
+ * only dropped from the page cache, at the same times.
  *
  * Usage, with the image's java and the patch's classes (see the patch):
  *   <jdk>/bin/java --patch-module java.base=DIR \
@@ -49,14 +50,15 @@ public class HotInterleave {
         Field testPath = Class.forName("sun.nio.ch.IoUringFileIO").getDeclaredField("testPath");
         testPath.setAccessible(true);
 
-        boolean half = System.getProperty("cache", "hot").equals("half");
+        String cache = System.getProperty("cache", "hot");
+        boolean half = !cache.equals("hot");
         long refresh = Long.getLong("refresh", 30) * 1_000_000_000L;
         try (FileChannel fc = FileChannel.open(file)) {
             long size = half ? fc.size() : Math.min(fc.size(), 1L << 30);
             long blocks = size / BLOCK;
             long refreshed = System.nanoTime();
             if (half) {
-                warmHalf(file, fc);
+                warmHalf(file, fc, cache.equals("cold"));
             } else {
                 ByteBuffer warm = ByteBuffer.allocateDirect(1 << 20);
                 for (long pos = 0; pos < size; pos += warm.capacity())
@@ -101,7 +103,7 @@ public class HotInterleave {
             long end = System.nanoTime() + seconds * 1_000_000_000L;
             while (System.nanoTime() - end < 0 && !stop) {
                 if (half && System.nanoTime() - refreshed > refresh) {
-                    warmHalf(file, fc);
+                    warmHalf(file, fc, cache.equals("cold"));
                     refreshed = System.nanoTime();
                 }
                 Collections.shuffle(order, shuffle);
@@ -143,14 +145,17 @@ public class HotInterleave {
     }
 
     /**
-     * Drops the file from the page cache, then reads every other 8 MiB chunk.
+     * Drops the file from the page cache, then, unless cold, reads every other
+     * 8 MiB chunk.
      */
-    private static void warmHalf(Path file, FileChannel fc) throws Exception {
+    private static void warmHalf(Path file, FileChannel fc, boolean cold) throws Exception {
         new ProcessBuilder("dd", "if=" + file, "iflag=nocache", "count=0")
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .start()
                 .waitFor();
+        if (cold)
+            return;
         // each chunk in one read: reads of parts of it in turn would look
         // sequential and read ahead into the next chunk
         int chunk = 8 << 20;
