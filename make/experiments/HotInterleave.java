@@ -16,7 +16,9 @@
  * again between rounds every -Drefresh seconds (30), the file is dropped from
  * the page cache and every other 8 MiB chunk is read back, as
  * FileChannelUring's half-cached iterations do. With -Dcache=cold the file is
- * only dropped from the page cache, at the same times.
+ * only dropped from the page cache, at the same times. With -Devery=slice
+ * that is done before every path's slice instead, so that no slice meets the
+ * pages that the one before it read.
  *
  * Usage, with the image's java and the patch's classes (see the patch):
  *   <jdk>/bin/java --patch-module java.base=DIR \
@@ -53,6 +55,7 @@ public class HotInterleave {
         String cache = System.getProperty("cache", "hot");
         boolean half = !cache.equals("hot");
         long refresh = Long.getLong("refresh", 30) * 1_000_000_000L;
+        boolean everySlice = System.getProperty("every", "round").equals("slice");
         try (FileChannel fc = FileChannel.open(file)) {
             long size = half ? fc.size() : Math.min(fc.size(), 1L << 30);
             long blocks = size / BLOCK;
@@ -102,12 +105,14 @@ public class HotInterleave {
             Random shuffle = new Random(1);
             long end = System.nanoTime() + seconds * 1_000_000_000L;
             while (System.nanoTime() - end < 0 && !stop) {
-                if (half && System.nanoTime() - refreshed > refresh) {
+                if (half && !everySlice && System.nanoTime() - refreshed > refresh) {
                     warmHalf(file, fc, cache.equals("cold"));
                     refreshed = System.nanoTime();
                 }
                 Collections.shuffle(order, shuffle);
                 for (int i : order) {
+                    if (half && everySlice)
+                        warmHalf(file, fc, cache.equals("cold"));
                     testPath.setInt(null, paths[i]);
                     Thread.sleep(20);
                     long c0 = sum(counts), t0 = System.nanoTime();
