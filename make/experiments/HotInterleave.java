@@ -53,14 +53,14 @@ public class HotInterleave {
         testPath.setAccessible(true);
 
         String cache = System.getProperty("cache", "hot");
-        boolean half = !cache.equals("hot");
+        boolean evicting = !cache.equals("hot");
         long refresh = Long.getLong("refresh", 30) * 1_000_000_000L;
         boolean everySlice = System.getProperty("every", "round").equals("slice");
         try (FileChannel fc = FileChannel.open(file)) {
-            long size = half ? fc.size() : Math.min(fc.size(), 1L << 30);
+            long size = evicting ? fc.size() : Math.min(fc.size(), 1L << 30);
             long blocks = size / BLOCK;
             long refreshed = System.nanoTime();
-            if (half) {
+            if (evicting) {
                 warmHalf(file, fc, cache.equals("cold"));
             } else {
                 ByteBuffer warm = ByteBuffer.allocateDirect(1 << 20);
@@ -105,13 +105,13 @@ public class HotInterleave {
             Random shuffle = new Random(1);
             long end = System.nanoTime() + seconds * 1_000_000_000L;
             while (System.nanoTime() - end < 0 && !stop) {
-                if (half && !everySlice && System.nanoTime() - refreshed > refresh) {
+                if (evicting && !everySlice && System.nanoTime() - refreshed > refresh) {
                     warmHalf(file, fc, cache.equals("cold"));
                     refreshed = System.nanoTime();
                 }
                 Collections.shuffle(order, shuffle);
                 for (int i : order) {
-                    if (half && everySlice)
+                    if (evicting && everySlice)
                         warmHalf(file, fc, cache.equals("cold"));
                     testPath.setInt(null, paths[i]);
                     Thread.sleep(20);
