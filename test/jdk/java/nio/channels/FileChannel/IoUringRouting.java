@@ -29,7 +29,8 @@
  *          threads, cached reads and a lone O_DIRECT read keep pread/pwrite), nor
  *          cold reads by a few virtual threads, alone or beside many idle
  *          ones, each reading in its own loop or a few requests at a time each
- *          on a new thread, but cold reads by many; in
+ *          on a new thread, but cold reads by many, also once a file whose
+ *          data many read cached is dropped from the page cache; in
  *          always every one, in never none
  * @requires os.family == "linux"
  * @key randomness
@@ -191,7 +192,10 @@ public class IoUringRouting {
      * by many do so only once more than 8 per carrier, or 32, are in progress
      * at once, which depends on the device and the scheduler (64 readers on a
      * fast virtual disk never had that many and took no ring): IoUringDirect
-     * checks the carriers they keep.
+     * checks the carriers they keep. Last, many read the file's cached data
+     * through one channel, which reaches no ring, then the same once the data
+     * is dropped: the sampled reads that find it slow end the file's streak,
+     * and the reads that would block park on a ring.
      */
     static void coldPolicy(boolean direct, List<String> failures) throws Throwable {
         int parallelism = Integer.getInteger("jdk.virtualThreadScheduler.parallelism",
@@ -232,6 +236,33 @@ public class IoUringRouting {
                         failures.add(c + ": " + used + " ring completions, expected "
                                      + reads / 4 + " or more");
                 }
+            }
+
+            // many read the file's data while it is cached, enough for its
+            // reads to reach the streak that sends them to plain pread without
+            // a probe; once the data is dropped, the reads that are sampled
+            // end the streak, and those that would block park on a ring
+            try (FileChannel fc = FileChannel.open(big, READ)) {
+                Files.readAllBytes(big);
+                long before = IoUringRings.completions();
+                for (int i = 0; i < 4; i++)
+                    readRound(fc, many, blocks, data);
+                long used = IoUringRings.completions() - before;
+                long reads = 4L * many * OPS;
+                String c = "cached buffered reads, " + many + " virtual threads";
+                System.out.printf("%-44s reads %d, ring completions %d%n", c, reads, used);
+                if (used != 0)
+                    failures.add(c + ": " + used + " ring completions, expected none");
+                IoUringRings.evict(big);
+                before = IoUringRings.completions();
+                readRound(fc, many, blocks, data);
+                used = IoUringRings.completions() - before;
+                reads = (long) many * OPS;
+                c = "the same, then dropped from the page cache";
+                System.out.printf("%-44s reads %d, ring completions %d%n", c, reads, used);
+                if (used < reads / 4)
+                    failures.add(c + ": " + used + " ring completions, expected "
+                                 + reads / 4 + " or more");
             }
         } finally {
             Files.deleteIfExists(big);
@@ -414,27 +445,37 @@ public class IoUringRouting {
     static void coldRound(Path file, boolean odirect, int threads, int blocks, byte[] data)
         throws Throwable
     {
-        List<Thread> readers = new ArrayList<>();
-        Throwable[] failure = new Throwable[1];
         try (FileChannel fc = odirect ? FileChannel.open(file, READ, ExtendedOpenOption.DIRECT)
                                       : FileChannel.open(file, READ)) {
-            for (int t = 0; t < threads; t++) {
-                long seed = RAND.nextLong();
-                readers.add(Thread.ofVirtual().start(() -> {
-                    Random r = new Random(seed);
-                    ByteBuffer bb = ByteBuffer.allocateDirect(8192).alignedSlice(4096).limit(4096);
-                    try {
-                        for (int i = 0; i < OPS; i++) {
-                            readBlock(fc, bb, r.nextInt(blocks), data);
-                        }
-                    } catch (Throwable e) {
-                        failure[0] = e;
-                    }
-                }));
-            }
-            for (Thread t : readers)
-                t.join();
+            readRound(fc, threads, blocks, data);
         }
+    }
+
+    /**
+     * The given number of virtual threads each read OPS random blocks through
+     * the given channel and check two bytes of each against the data.
+     */
+    static void readRound(FileChannel fc, int threads, int blocks, byte[] data)
+        throws Throwable
+    {
+        List<Thread> readers = new ArrayList<>();
+        Throwable[] failure = new Throwable[1];
+        for (int t = 0; t < threads; t++) {
+            long seed = RAND.nextLong();
+            readers.add(Thread.ofVirtual().start(() -> {
+                Random r = new Random(seed);
+                ByteBuffer bb = ByteBuffer.allocateDirect(8192).alignedSlice(4096).limit(4096);
+                try {
+                    for (int i = 0; i < OPS; i++) {
+                        readBlock(fc, bb, r.nextInt(blocks), data);
+                    }
+                } catch (Throwable e) {
+                    failure[0] = e;
+                }
+            }));
+        }
+        for (Thread t : readers)
+            t.join();
         if (failure[0] != null)
             throw failure[0];
     }

@@ -32,7 +32,6 @@ import java.util.Arrays;
 import java.util.Iterator;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinWorkerThread;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import jdk.internal.access.JavaIOFileDescriptorAccess;
@@ -63,10 +62,11 @@ import jdk.internal.vm.annotation.DontInline;
  *   block is submitted to io_uring, while the virtual thread parks,
  *   releasing its carrier, until the completion arrives. Once a file's data
  *   has been found in the page cache by many probes in a row, its reads use
- *   plain pread, and probe again one time in 32. An O_DIRECT read by a
- *   virtual thread blocks its carrier with compensation, as upstream, while
- *   no more than 8 times the scheduler's parallelism, or 32 if that is more,
- *   such reads have lately been in progress at once. While more have, it
+ *   plain pread, and one in 32 is timed: a slow one ends the streak. An
+ *   O_DIRECT read by a virtual thread blocks its carrier with compensation,
+ *   as upstream, while no more than 8 times the scheduler's parallelism, or
+ *   32 if that is more, such reads have lately been in progress at once.
+ *   While more have, it
  *   does so while no more than 5/2 of the parallelism block, and goes to
  *   io_uring beyond, so that the scheduler keeps at most three times its
  *   parallelism in carriers. </li>
@@ -101,10 +101,11 @@ final class IoUringFileIO {
 
     // Virtual-thread reads in auto mode keep, per file descriptor number (a
     // hash: a collision or a reused number only costs a probe or a blocking
-    // pread), the count of consecutive RWF_NOWAIT probes that found the data
-    // in the page cache. At STREAK, reads use plain pread and probe one time in
-    // PROBE_MASK + 1; a probe that would block sets the count back to 0, and
-    // NO_NOWAIT marks a file whose file system does not support RWF_NOWAIT.
+    // pread), the count of consecutive RWF_NOWAIT probes or timed reads that
+    // found the data in the page cache. At STREAK, reads use plain pread and
+    // one in PROBE_MASK + 1 is timed, without the policy's checks; a probe
+    // that would block or a slow read sets the count back to 0, and NO_NOWAIT
+    // marks a file whose file system does not support RWF_NOWAIT.
     // The array is read and written without synchronization: a lost update
     // only changes which of two correct paths a read takes.
     private static final int HINT_SLOTS = 256;
@@ -112,6 +113,22 @@ final class IoUringFileIO {
     private static final int NO_NOWAIT = -1;
     private static final int PROBE_MASK = 31;
     private static final int[] HINTS = new int[HINT_SLOTS];
+
+    // The one read in PROBE_MASK + 1 that is timed, or that takes the
+    // policy's checks although few virtual threads are alive, is chosen by a
+    // count kept per carrier (indexed by the carrier's id, a cache line
+    // apart), which steps by an odd number near 2^32 divided by the golden
+    // ratio: the reads of any short repeating pattern, such as two files read
+    // in turn, are chosen about equally often. Unlike ThreadLocalRandom it has
+    // no state that a new virtual thread sets up at its first read, a branch
+    // that compiled code may not have seen (an uncommon trap). Read and
+    // written without synchronization: a lost update only changes which read
+    // is chosen.
+    private static final int SAMPLE_SLOTS = 64;
+    private static final int SAMPLE_STRIDE = 16;
+    private static final int SAMPLE_STEP = 0x9E3779B9;
+    private static final int SAMPLE_SHIFT = Integer.numberOfLeadingZeros(PROBE_MASK);
+    private static final int[] SAMPLES = new int[(SAMPLE_SLOTS + 1) * SAMPLE_STRIDE];
 
     // Whether a file descriptor is a regular file or a block device, the
     // files io_uring reads and writes at a position as pread/pwrite do, kept
@@ -632,11 +649,13 @@ final class IoUringFileIO {
      * Returns what pread (read) would return: a short count only at end of
      * file, or for a file that is not regular, what it had.
      *
-     * Not inlined: some branches here and in the methods it calls are taken
-     * rarely (a hint's streak begins or ends, a period begins), and the
-     * compiler's uncommon trap at one of them deoptimizes the compiled code
-     * that contains it. Kept out of FileChannelImpl's read path, a trap
-     * deoptimizes this method alone, not the caller's whole read path.
+     * Not inlined: some branches in the methods it calls are taken rarely (a
+     * hint's streak begins or ends, a period begins, a thread made since the
+     * last count reads), and the compiler's uncommon trap at one of them
+     * deoptimizes the compiled code that contains it. Kept out of
+     * FileChannelImpl's read path, a trap deoptimizes this method at most,
+     * not the caller's whole read path; the path of cached data, here, has
+     * no such branch, and the methods that do are not inlined into it.
      */
     @DontInline
     private static int preadVirtual(FileDescriptor fd, long address, int len, long position)
@@ -644,17 +663,61 @@ final class IoUringFileIO {
     {
         int slot = FD_ACCESS.get(fd) & (HINT_SLOTS - 1);
         int hits = HINTS[slot];
-        if ((ThreadLocalRandom.current().nextInt() & PROBE_MASK) != 0
-                && (hits >= STREAK || quietReader())) {
-            // the data keeps being cached, or few virtual threads are alive
-            return plainRead(fd, address, len, position);
+        if (hits >= STREAK) {
+            // the data keeps being cached
+            return sampled() ? timedRead(fd, address, len, position, slot)
+                             : plainRead(fd, address, len, position);
         }
+        return offStreak(fd, address, len, position, slot, hits);
+    }
+
+    /**
+     * A plain read of a file at its streak, timed: one that took longer than
+     * a copy from the page cache ends the streak, and the file's next reads
+     * take the policy's checks (offStreak).
+     */
+    @DontInline
+    private static int timedRead(FileDescriptor fd, long address, int len, long position,
+                                 int slot)
+        throws IOException
+    {
+        long start = System.nanoTime();
+        int n = plainRead(fd, address, len, position);
+        if (System.nanoTime() - start >= HIT_NANOS + (len >>> 2))
+            HINTS[slot] = 0;
+        return n;
+    }
+
+    /**
+     * Read by a virtual thread of a file not at its streak: a plain read
+     * while few virtual threads are alive (see quietReader), but for one in
+     * PROBE_MASK + 1; otherwise probeOrPark's choice.
+     */
+    @DontInline
+    private static int offStreak(FileDescriptor fd, long address, int len, long position,
+                                 int slot, int hits)
+        throws IOException
+    {
+        if (!sampled() && quietReader())
+            return plainRead(fd, address, len, position);
         return probeOrPark(fd, address, len, position, slot, hits);
     }
 
     /**
-     * The rest of preadVirtual, kept out of it so that the path of cached
-     * data stays short: decides whether to block the carrier, probe the page
+     * Returns true for one read by a virtual thread in PROBE_MASK + 1 on
+     * each carrier (see SAMPLES).
+     */
+    private static boolean sampled() {
+        int carrier = (int) JLA.currentCarrierThread().threadId() & (SAMPLE_SLOTS - 1);
+        int i = (carrier + 1) * SAMPLE_STRIDE;
+        int count = SAMPLES[i] + SAMPLE_STEP;
+        SAMPLES[i] = count;
+        return (count >>> SAMPLE_SHIFT) == 0;
+    }
+
+    /**
+     * The rest of offStreak, kept out of preadVirtual so that the path of
+     * cached data stays short: decides whether to block the carrier, probe the page
      * cache or go to io_uring, and keeps the file's hint.
      */
     private static int probeOrPark(FileDescriptor fd, long address, int len, long position,
@@ -685,7 +748,7 @@ final class IoUringFileIO {
             // ring would not read at the current position
             return plainRead(fd, address, len, position);
         }
-        if (hits == NO_NOWAIT && (ThreadLocalRandom.current().nextInt() & PROBE_MASK) != 0)
+        if (hits == NO_NOWAIT && !sampled())
             return transfer(false, fd, address, len, position, false);
 
         // as pread, which transfers at most MAX_RW_COUNT bytes
