@@ -717,8 +717,8 @@ final class IoUringFileIO {
 
     /**
      * The rest of offStreak, kept out of preadVirtual so that the path of
-     * cached data stays short: decides whether to block the carrier, probe the page
-     * cache or go to io_uring, and keeps the file's hint.
+     * cached data stays short: decides whether to block the carrier, probe
+     * the page cache or go to io_uring, and keeps the file's hint.
      */
     private static int probeOrPark(FileDescriptor fd, long address, int len, long position,
                                    int slot, int hits)
