@@ -66,10 +66,9 @@ import jdk.internal.vm.annotation.DontInline;
  *   O_DIRECT read by a virtual thread blocks its carrier with compensation,
  *   as upstream, while no more than 8 times the scheduler's parallelism, or
  *   32 if that is more, such reads have lately been in progress at once.
- *   While more have, it
- *   does so while no more than 5/2 of the parallelism block, and goes to
- *   io_uring beyond, so that the scheduler keeps at most three times its
- *   parallelism in carriers. </li>
+ *   While more have, it does so while no more than 5/2 of the parallelism
+ *   block, and goes to io_uring beyond, so that the scheduler keeps at most
+ *   three times its parallelism in carriers. </li>
  * <li> {@code always}: every positional read and write goes through io_uring. </li>
  * <li> {@code never}: pread/pwrite, as upstream. </li>
  * </ul>
@@ -121,9 +120,10 @@ final class IoUringFileIO {
     // ratio: the reads of any short repeating pattern, such as two files read
     // in turn, are chosen about equally often. Unlike ThreadLocalRandom it has
     // no state that a new virtual thread sets up at its first read, a branch
-    // that compiled code may not have seen (an uncommon trap). Read and
-    // written without synchronization: a lost update only changes which read
-    // is chosen.
+    // that compiled code may not have seen (an uncommon trap). Slot 0 is left
+    // unused, so that no count shares a cache line with the array's header.
+    // Read and written without synchronization: a lost update only changes
+    // which read is chosen.
     private static final int SAMPLE_SLOTS = 64;
     private static final int SAMPLE_STRIDE = 16;
     private static final int SAMPLE_STEP = 0x9E3779B9;
