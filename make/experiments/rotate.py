@@ -21,6 +21,7 @@ import argparse
 import itertools
 import json
 import os
+import random
 import shlex
 import sys
 
@@ -37,15 +38,22 @@ def main():
     ap.add_argument("--jdk", action="append", required=True, help="name=directory")
     ap.add_argument("--jmh", default="")
     ap.add_argument("--host-java", help="the java that drives every fork (default: each JDK's own)")
+    ap.add_argument("--shuffle", action="store_true",
+                    help="a random order every round (seeded), so that no JDK always follows the same one")
     args = ap.parse_args()
 
     jdks = [tuple(j.split("=", 1)) for j in args.jdk]
     os.makedirs(args.out, exist_ok=True)
     jmh = shlex.split(args.jmh)
     scores = {name: [] for name, _ in jdks}
+    rng = random.Random(1)
     for r in range(1, args.rounds + 1):
-        k = (r - 1) % len(jdks)
-        for name, home in jdks[k:] + jdks[:k]:
+        if args.shuffle:
+            order = rng.sample(jdks, len(jdks))
+        else:
+            k = (r - 1) % len(jdks)
+            order = jdks[k:] + jdks[:k]
+        for name, home in order:
             host = args.host_java or os.path.join(home, "bin", "java")
             result, _ = compare.run(host, args.jar, args.bench, (name, home), r, args.out, jmh)
             scores[name].append(result[0]["primaryMetric"]["score"])
