@@ -22,9 +22,6 @@
  */
 
 /*
- * @test id=auto
-
-/*
  * @test id=always
  * @summary A positional read or write of a FIFO fails with "Illegal seek" as
  *          pread/pwrite fail, and a regular file is read and written at the

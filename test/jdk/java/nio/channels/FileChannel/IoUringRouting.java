@@ -194,8 +194,9 @@ public class IoUringRouting {
      * fast virtual disk never had that many and took no ring): IoUringDirect
      * checks the carriers they keep. Last, many read the file's cached data
      * through one channel, which reaches no ring, then the same once the data
-     * is dropped: the sampled reads that find it slow end the file's streak,
-     * and the reads that would block park on a ring.
+     * is dropped: the first read after the streak clock's next tick finds it
+     * slow and ends the file's streak, and the reads that would block park
+     * on a ring.
      */
     static void coldPolicy(boolean direct, List<String> failures) throws Throwable {
         int parallelism = Integer.getInteger("jdk.virtualThreadScheduler.parallelism",
@@ -240,8 +241,9 @@ public class IoUringRouting {
 
             // many read the file's data while it is cached, enough for its
             // reads to reach the streak that sends them to plain pread without
-            // a probe; once the data is dropped, the reads that are sampled
-            // end the streak, and those that would block park on a ring
+            // a probe; once the data is dropped and the streak clock has
+            // ticked (every 20 ms), the first read, timed, ends the streak,
+            // and those that would block park on a ring
             try (FileChannel fc = FileChannel.open(big, READ)) {
                 Files.readAllBytes(big);
                 long before = IoUringRings.completions();
@@ -254,6 +256,7 @@ public class IoUringRouting {
                 if (used != 0)
                     failures.add(c + ": " + used + " ring completions, expected none");
                 IoUringRings.evict(big);
+                Thread.sleep(100);
                 before = IoUringRings.completions();
                 readRound(fc, many, blocks, data);
                 used = IoUringRings.completions() - before;

@@ -32,12 +32,14 @@ import java.util.Arrays;
 import java.util.Iterator;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinWorkerThread;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import jdk.internal.access.JavaIOFileDescriptorAccess;
 import jdk.internal.access.JavaLangAccess;
 import jdk.internal.access.SharedSecrets;
 import jdk.internal.misc.Blocker;
+import jdk.internal.misc.InnocuousThread;
 import jdk.internal.misc.TerminatingThreadLocal;
 import jdk.internal.misc.Unsafe;
 import jdk.internal.vm.ThreadContainer;
@@ -62,7 +64,8 @@ import jdk.internal.vm.annotation.DontInline;
  *   block is submitted to io_uring, while the virtual thread parks,
  *   releasing its carrier, until the completion arrives. Once a file's data
  *   has been found in the page cache by many probes in a row, its reads use
- *   plain pread, and one in 32 is timed: a slow one ends the streak. An
+ *   plain pread, and the first in each tick of 20 ms is timed: a slow one
+ *   ends the streak. An
  *   O_DIRECT read by a virtual thread blocks its carrier with compensation,
  *   as upstream, while no more than 8 times the scheduler's parallelism, or
  *   32 if that is more, such reads have lately been in progress at once.
@@ -101,10 +104,13 @@ final class IoUringFileIO {
     // Virtual-thread reads in auto mode keep, per file descriptor number (a
     // hash: a collision or a reused number only costs a probe or a blocking
     // pread), the count of consecutive RWF_NOWAIT probes or timed reads that
-    // found the data in the page cache. At STREAK, reads use plain pread and
-    // one in PROBE_MASK + 1 is timed, without the policy's checks; a probe
-    // that would block or a slow read sets the count back to 0, and NO_NOWAIT
-    // marks a file whose file system does not support RWF_NOWAIT.
+    // found the data in the page cache. At STREAK the count is replaced by
+    // the streak clock's tick, greater than STREAK: while it is the current
+    // tick, reads use plain pread without the policy's checks; the first read
+    // after the clock has moved on is timed, and either puts the new tick in
+    // its place or, if slow, sets the count back to 0. A probe that would
+    // block sets it back to 0 too, and NO_NOWAIT marks a file whose file
+    // system does not support RWF_NOWAIT.
     // The array is read and written without synchronization: a lost update
     // only changes which of two correct paths a read takes.
     private static final int HINT_SLOTS = 256;
@@ -113,17 +119,30 @@ final class IoUringFileIO {
     private static final int PROBE_MASK = 31;
     private static final int[] HINTS = new int[HINT_SLOTS];
 
-    // The one read in PROBE_MASK + 1 that is timed, or that takes the
-    // policy's checks although few virtual threads are alive, is chosen by a
-    // count kept per carrier (indexed by the carrier's id, a cache line
-    // apart), which steps by an odd number near 2^32 divided by the golden
-    // ratio: the reads of any short repeating pattern, such as two files read
-    // in turn, are chosen about equally often. Unlike ThreadLocalRandom it has
-    // no state that a new virtual thread sets up at its first read, a branch
-    // that compiled code may not have seen (an uncommon trap). Slot 0 is left
-    // unused, so that no count shares a cache line with the array's header.
-    // Read and written without synchronization: a lost update only changes
-    // which read is chosen.
+    // The streak clock: a daemon thread that advances the tick every
+    // TICK_MILLIS while files are read at their streak, so that each such
+    // file has one read timed a tick, at no cost to the others. It is started
+    // when a file reaches or keeps its streak and the clock is not running,
+    // and ends after IDLE_TICKS ticks in which that did not happen, advancing
+    // the tick once more so that no file keeps a streak that nothing checks.
+    private static final long TICK_MILLIS = 20;
+    private static final int IDLE_TICKS = 50;
+    private static volatile int streakTick = STREAK + 1;
+    private static volatile boolean ticked;   // a file took the tick since the clock's last look
+    private static final AtomicBoolean CLOCK_RUNNING = new AtomicBoolean();
+
+    // The one read in PROBE_MASK + 1 that takes the policy's checks although
+    // few virtual threads are alive, or that probes a file whose file system
+    // does not support RWF_NOWAIT, is chosen by a count kept per carrier
+    // (indexed by the carrier's id, a cache line apart), which steps by an
+    // odd number near 2^32 divided by the golden ratio: the reads of any
+    // short repeating pattern, such as two files read in turn, are chosen
+    // about equally often. Unlike ThreadLocalRandom it has no state that a
+    // new virtual thread sets up at its first read, a branch that compiled
+    // code may not have seen (an uncommon trap). Slot 0 is left unused, so
+    // that no count shares a cache line with the array's header. Read and
+    // written without synchronization: a lost update only changes which read
+    // is chosen.
     private static final int SAMPLE_SLOTS = 64;
     private static final int SAMPLE_STRIDE = 16;
     private static final int SAMPLE_STEP = 0x9E3779B9;
@@ -267,8 +286,11 @@ final class IoUringFileIO {
         throws IOException
     {
         if (MODE == AUTO) {
-            if (Thread.currentThread().isVirtual())
+            if (Thread.currentThread().isVirtual()) {
+                if (atStreak(fd))
+                    return UnixFileDispatcherImpl.pread0(fd, address, len, position);
                 return preadVirtual(fd, address, len, position);
+            }
         } else if (MODE == ALWAYS) {
             return transfer(false, fd, address, len, position, false);
         }
@@ -283,8 +305,11 @@ final class IoUringFileIO {
      */
     static int read(FileDescriptor fd, long address, int len) throws IOException {
         if (MODE == AUTO) {
-            if (Thread.currentThread().isVirtual())
+            if (Thread.currentThread().isVirtual()) {
+                if (atStreak(fd))
+                    return UnixFileDispatcherImpl.read0(fd, address, len);
                 return preadVirtual(fd, address, len, -1);
+            }
         } else if (MODE == ALWAYS) {
             return transfer(false, fd, address, len, -1, false);
         }
@@ -641,21 +666,31 @@ final class IoUringFileIO {
     }
 
     /**
+     * Returns true if the data of the file keeps being found in the page
+     * cache and has been at this tick of the streak clock: a virtual thread's
+     * read then blocks its carrier, as upstream, without the policy's checks.
+     * Small enough to be inlined into the caller's read path.
+     */
+    private static boolean atStreak(FileDescriptor fd) {
+        return HINTS[FD_ACCESS.get(fd) & (HINT_SLOTS - 1)] == streakTick;
+    }
+
+    /**
      * Read by a virtual thread in auto mode, at the given position or, if it
-     * is -1, at the current position. Plain pread (read) while the file's
-     * data keeps being found in the page cache, or while parking would not
-     * pay (few other virtual threads want a carrier); otherwise what the
-     * page cache has without blocking, and the rest through io_uring.
-     * Returns what pread (read) would return: a short count only at end of
-     * file, or for a file that is not regular, what it had.
+     * is -1, at the current position, of a file not at this tick of its
+     * streak. Plain pread (read), timed, if the file was at its streak at an
+     * earlier tick, or while parking would not pay (few other virtual threads
+     * want a carrier); otherwise what the page cache has without blocking,
+     * and the rest through io_uring. Returns what pread (read) would return:
+     * a short count only at end of file, or for a file that is not regular,
+     * what it had.
      *
      * Not inlined: some branches in the methods it calls are taken rarely (a
      * hint's streak begins or ends, a period begins, a thread made since the
      * last count reads), and the compiler's uncommon trap at one of them
      * deoptimizes the compiled code that contains it. Kept out of
      * FileChannelImpl's read path, a trap deoptimizes this method at most,
-     * not the caller's whole read path; the path of cached data, here, has
-     * no such branch, and the methods that do are not inlined into it.
+     * not the caller's whole read path, into which only atStreak is inlined.
      */
     @DontInline
     private static int preadVirtual(FileDescriptor fd, long address, int len, long position)
@@ -664,28 +699,99 @@ final class IoUringFileIO {
         int slot = FD_ACCESS.get(fd) & (HINT_SLOTS - 1);
         int hits = HINTS[slot];
         if (hits >= STREAK) {
-            // the data keeps being cached
-            return sampled() ? timedRead(fd, address, len, position, slot)
-                             : plainRead(fd, address, len, position);
+            // the data kept being cached until an earlier tick
+            return timedRead(fd, address, len, position, slot);
         }
         return offStreak(fd, address, len, position, slot, hits);
     }
 
     /**
-     * A plain read of a file at its streak, timed: one that took longer than
-     * a copy from the page cache ends the streak, and the file's next reads
+     * A plain read of a file whose streak was at an earlier tick, timed: one
+     * that took no longer than a copy from the page cache gives the file the
+     * current tick, a slower one ends the streak, and the file's next reads
      * take the policy's checks (offStreak).
      */
-    @DontInline
     private static int timedRead(FileDescriptor fd, long address, int len, long position,
                                  int slot)
         throws IOException
     {
         long start = System.nanoTime();
         int n = plainRead(fd, address, len, position);
-        if (System.nanoTime() - start >= HIT_NANOS + (len >>> 2))
+        if (System.nanoTime() - start < HIT_NANOS + (len >>> 2)) {
+            HINTS[slot] = tick();
+        } else {
             HINTS[slot] = 0;
+        }
         return n;
+    }
+
+    /**
+     * Returns the new count of a file's hints after a probe or a timed read
+     * that found its data in the page cache: the count plus one, or the
+     * current tick once the count reaches STREAK.
+     */
+    private static int hit(int hits) {
+        if (hits < 0)
+            return 1;
+        return (hits + 1 < STREAK) ? hits + 1 : tick();
+    }
+
+    /**
+     * Returns the streak clock's current tick, for a file that reaches or
+     * keeps its streak, and starts the clock if it is not running; 0, no
+     * streak, if the clock's thread cannot be started. The tick is read
+     * before the clock's state: a clock that ends advances the tick after it
+     * has said that it is not running, so a file given the tick it left
+     * starts the next one.
+     */
+    private static int tick() {
+        int tick = streakTick;
+        ticked = true;
+        if (!CLOCK_RUNNING.get() && CLOCK_RUNNING.compareAndSet(false, true)) {
+            try {
+                Thread clock = InnocuousThread.newSystemThread("IoUring-Streak-Clock",
+                                                               IoUringFileIO::streakClock);
+                clock.setDaemon(true);
+                clock.start();
+            } catch (Throwable e) {
+                // no thread (OutOfMemoryError): the file takes the policy's checks
+                CLOCK_RUNNING.set(false);
+                return 0;
+            }
+        }
+        return tick;
+    }
+
+    /**
+     * The streak clock's thread: advances the tick every TICK_MILLIS, and
+     * ends after IDLE_TICKS ticks in which no file reached or kept its
+     * streak.
+     */
+    private static void streakClock() {
+        int idle = 0;
+        for (;;) {
+            try {
+                Thread.sleep(TICK_MILLIS);
+            } catch (InterruptedException e) {
+                // a system thread: not interrupted
+            }
+            streakTick = nextTick(streakTick);
+            if (ticked) {
+                ticked = false;
+                idle = 0;
+            } else if (++idle >= IDLE_TICKS) {
+                CLOCK_RUNNING.set(false);
+                streakTick = nextTick(streakTick);
+                return;
+            }
+        }
+    }
+
+    /**
+     * Returns the tick after the given one: greater than STREAK.
+     */
+    private static int nextTick(int tick) {
+        return (tick == Integer.MAX_VALUE) ? STREAK + 1 : tick + 1;
     }
 
     /**
@@ -733,7 +839,7 @@ final class IoUringFileIO {
             int n = plainRead(fd, address, len, position);
             if (System.nanoTime() - start < HIT_NANOS + (len >>> 2)) {
                 if (hits < STREAK)
-                    HINTS[slot] = (hits < 0) ? 1 : hits + 1;
+                    HINTS[slot] = hit(hits);
             } else if (hits > 0) {
                 HINTS[slot] = 0;
             }
@@ -760,7 +866,7 @@ final class IoUringFileIO {
             total += n;
             if (total == len) {
                 if (hits < STREAK)
-                    HINTS[slot] = (hits < 0) ? 1 : hits + 1;
+                    HINTS[slot] = hit(hits);
                 return total;
             }
             n = IoUring.preadNoWait0(fd, address + total, len - total,
