@@ -6,11 +6,9 @@
 #   make baseline        unmodified upstream, same flags: build/baseline-jdk
 #   make micro           the JMH microbenchmarks (test/micro) with OpenJDK's microbenchmark build
 #   make compare BENCH=  the same benchmarks on baseline and patched JDK, side by side
-#   make perf-matrix     the never-slower guard: reads over threads x cache x block x O_DIRECT
+#   make perf-matrix     the read matrix: auto against the baseline, A/A, and the controls
 #   make fio             fio's io_uring figures for FileChannelUring's files (the device limit)
 #   make ramdisk[-down]  ext4 on a RAM-backed loop device at build/ramdisk (root; RAMDISK_MIB=, 640)
-#   make compare-reaper  the reaper thread against a Poller-driven virtual reaper (experiment)
-#   make ring-floor      io_uring against pread for cached reads in C: the kernel's floor (experiment)
 #   make check-patches   the series applies to pristine upstream with no fuzz or offset, DEP-3 ok
 #   make update-upstream VERSION=26.0.x+y-z   move make/conf to that Debian openjdk-26, re-check
 #   make check-windows   syntax-check the Windows (MinGW) and non-Linux Unix native files
@@ -51,7 +49,7 @@ BOOT_JDK_FOUND = $(eval BOOT_JDK_FOUND := $$(shell BOOT_JDK='$(BOOT_JDK)' JAVA_H
 CONFIGURE_ALL = --with-boot-jdk=$(BOOT_JDK_FOUND) $(CONFIGURE_FLAGS) --with-jtreg=$(JTREG_HOME) --with-jmh=$(DEPS_DIR)/jmh
 
 .PHONY: all jdk baseline deps upstream assemble assemble-baseline test test-upstream micro \
-    compare perf-matrix compare-reaper ring-floor fio ramdisk ramdisk-down check-patches update-upstream refresh-patches check-windows check-bad-input fault stress \
+    compare perf-matrix  fio ramdisk ramdisk-down check-patches update-upstream refresh-patches check-windows check-bad-input fault stress \
     leak-check stress-selftest clean help
 
 all: jdk
@@ -112,30 +110,17 @@ compare: micro baseline
 	    --bench '$(BENCH)' --forks '$(or $(FORKS),2)' --jmh '$(JMH_OPTIONS)' \
 	    $(if $(filter 1 yes true,$(PER_CASE)),--per-case)
 
-# The never-slower guard: FileChannelUring reads, baseline against patched, over thread counts,
-# cache states, block sizes and O_DIRECT, a fork pair per case; prints every row below 0.98x.
-# THREADS, CACHES, BLOCKS, DIRECT (comma lists) and FORKS (default 8) narrow or widen it;
-# FILES=16384,65536 adds Files.readAllBytes (relative reads) of files of those sizes, and
-# BLOCKS=none leaves the positional reads out. JMH_OPTIONS replaces the iterations and their
-# length (default "-wi 1 -w 1 -i 3 -r 1"; "-wi 2 -w 2 -i 4 -r 2" measures after 4 s).
+# The read matrix (make/scripts/perf-matrix.py): every cell in rounds on the baseline, the
+# baseline again (A/A), the baseline with 256 carriers, and the patched JDK in auto, compensate
+# and always; prints one table against the baseline and fails a cell that the guard rejects.
+# CELLS narrows it ("cold V256,hot V1"); ROUNDS (default 4) and ROUNDS_LOW (V1 and V4,
+# default 8) set the rounds; JMH_OPTIONS replaces "-wi 1 -w 1 -i 3 -r 1".
 perf-matrix: micro baseline
-	@python3 $(SCRIPTS)/perf-matrix.py --baseline $(BUILD_DIR)/baseline-jdk --patched $(BUILD_DIR)/jdk \
-	    --jar $(BUILD_DIR)/benchmarks.jar --out $(BUILD_DIR)/perf-matrix --forks $(or $(FORKS),8) \
-	    $(if $(THREADS),--threads $(THREADS)) $(if $(CACHES),--caches $(CACHES)) \
-	    $(if $(BLOCKS),--blocks $(BLOCKS)) $(if $(DIRECT),--direct $(DIRECT)) \
-	    $(if $(FILES),--files $(FILES)) $(if $(JMH_OPTIONS),--jmh '$(JMH_OPTIONS)')
-
-# Experiment: the platform reaper thread against a virtual reaper parked in the Poller, on the
-# patched JDK (make/experiments/poller-reaper.patch through --patch-module)
-compare-reaper: micro
 	@$(SCRIPTS)/deps.sh --for gnuplot
-	@$(SCRIPTS)/reaper-experiment.sh $(BUILD_DIR)/jdk $(BUILD_DIR)/benchmarks.jar \
-	    $(BUILD_DIR)/compare-reaper '$(or $(BENCH),FileChannelUring)' '$(or $(FORKS),2)' '$(JMH_OPTIONS)'
-
-# Experiment: what a read of cached data costs through io_uring against pread in C, one SQE
-# per io_uring_enter as the JDK's ring submits, and the setup flags and batching it does not use
-ring-floor:
-	@$(SCRIPTS)/ring-floor.sh $(BUILD_DIR)/ring-floor
+	@python3 $(SCRIPTS)/perf-matrix.py --baseline $(BUILD_DIR)/baseline-jdk --patched $(BUILD_DIR)/jdk \
+	    --jar $(BUILD_DIR)/benchmarks.jar --out $(BUILD_DIR)/perf-matrix \
+	    $(if $(CELLS),--cells '$(CELLS)') $(if $(ROUNDS),--rounds $(ROUNDS)) \
+	    $(if $(ROUNDS_LOW),--rounds-low $(ROUNDS_LOW)) $(if $(JMH_OPTIONS),--jmh '$(JMH_OPTIONS)')
 
 # fio's io_uring figures for FileChannelUring's files (the device limit beside the benchmark)
 fio:

@@ -1,8 +1,8 @@
 #!/bin/bash
 # The device limit beside the FileChannelUring benchmark: fio with io_uring on the same files,
 # block sizes and queue depths (random 4 KiB reads of the 2 GiB read file with the page cache
-# dropped first, random writes to the 256 MiB write file), plus psync with 64 jobs for the writes
-# (what 64 blocking threads get). Each case runs RUNTIME seconds (default 5). fio would advise
+# dropped first, random writes to the 256 MiB write file), plus psync with 1 and 256 jobs for the
+# reads and 64 jobs for the writes (what that many blocking threads get). Each case runs RUNTIME seconds (default 5). fio would advise
 # POSIX_FADV_RANDOM, switching readahead off; the JDK does not, so neither does this.
 # Usage: fio.sh OUTDIR
 set -euo pipefail
@@ -22,6 +22,8 @@ cases=(
     "read-4k-qd64        randread  $file       4k 0 none  io_uring 64  1"
     "read-4k-qd256       randread  $file       4k 0 none  io_uring 256 1"
     "read-64k-qd64       randread  $file      64k 0 none  io_uring 64  1"
+    "read-4k-psync1      randread  $file       4k 0 none  psync    1   1"
+    "read-4k-psync256    randread  $file       4k 0 none  psync    1   256"
     "read-4k-direct-qd64 randread  $file       4k 1 none  io_uring 64  1"
     "read-4k-direct-qd256 randread $file       4k 1 none  io_uring 256 1"
     "write-4k-qd64       randwrite $file.w     4k 0 none  io_uring 64  1"

@@ -1,38 +1,75 @@
 #!/usr/bin/env python3
-"""The "never slower" guard: FileChannelUring reads on the baseline and the patched JDK over the
-matrix of thread counts, cache states, block sizes and O_DIRECT, a pair of forks per case and
-per fork number (compare.py --per-case). Writes OUT/matrix.md, one row per case with the
-geometric mean of the pair speedups and its 95% interval, and prints every row whose mean is
-below the bar (and every row whose interval reaches below it, as unresolved). Exits 1 if a row
-is below the bar.
+"""The read matrix: each cell run in rounds on the baseline, the baseline again (the A/A row),
+the baseline with 256 carriers, and the patched JDK in auto, compensate and always
+(controls.py), then one table of every cell against the baseline, with the guard's verdicts:
 
-O_DIRECT reads do not go through the page cache, so they run cold only. With --files, relative
-reads are guarded too: FilesReadUring.readAllBytes (Files.readAllBytes of many files of each
-given size) over the same thread counts and cache states; --blocks none leaves out the
-positional reads.
+  - no cell of auto whose 95% interval lies wholly below --floor (0.95) of the baseline;
+  - cold reads at 256 threads and more: auto at least --depth-share (0.95) of the best of
+    always, compensate and the baseline with 256 carriers, with at most 8 carrier and reaper
+    threads, and no more CPU per read than that best control (within the A/A row's spread).
+
+Cells: cold 4 KiB random reads of a 2 GiB file (V1 to V1024), hot (V1, V4, V256), O_DIRECT
+(V1, V256), Files.readAllBytes of cold 16 KiB files (V1, V256), and a search engine's reads
+(op=search: a term's entry, its postings, stored documents of 1-16 KiB into heap buffers) with
+the index hot and evicted every 200 ms (V4, V256). Then skip end to end (SkipEndToEnd: a
+producer writes records while the consumer skips), the patched JDK against the baseline and
+the A/A row, with the same floor. --cells narrows them (comma-separated
+names as printed); --rounds-low is for V1 and V4, where differences are small. Writes
+OUT/matrix.md, OUT/matrix.json and OUT/reads.png (reads/s and CPU per read of the cold cells
+against the number of threads). Exits 1 if a verdict fails.
 """
 
 import argparse
 import json
+import math
 import os
 import subprocess
 import sys
 
+HERE = os.path.dirname(os.path.abspath(__file__))
 
-def compare(a, jmh, tag, bench="FileChannelUring.ops"):
-    here = os.path.dirname(os.path.abspath(__file__))
-    out = os.path.join(a.out, tag)
-    cmd = [sys.executable, os.path.join(here, "compare.py"), "--baseline", a.baseline,
-           "--patched", a.patched, "--jar", a.jar, "--out", out,
-           "--bench", bench, "--forks", str(a.forks), "--jmh", jmh,
-           "--per-case"]
-    print("# " + " ".join(cmd), flush=True)
-    subprocess.run(cmd, check=True)
-    # compare.py keeps the run in the one subdirectory of out it made for the selection
-    dirs = [os.path.join(out, d) for d in os.listdir(out)]
-    newest = max(dirs, key=lambda d: os.path.getmtime(os.path.join(d, "summary.json")))
-    with open(os.path.join(newest, "summary.json")) as f:
-        return json.load(f)["rows"]
+# name, benchmark, JMH parameters
+CELLS = [
+    ("cold V1", "FileChannelUring.ops", "-p threads=V1 -p cache=cold"),
+    ("cold V4", "FileChannelUring.ops", "-p threads=V4 -p cache=cold"),
+    ("cold V16", "FileChannelUring.ops", "-p threads=V16 -p cache=cold"),
+    ("cold V64", "FileChannelUring.ops", "-p threads=V64 -p cache=cold"),
+    ("cold V256", "FileChannelUring.ops", "-p threads=V256 -p cache=cold"),
+    ("cold V1024", "FileChannelUring.ops", "-p threads=V1024 -p cache=cold"),
+    ("hot V1", "FileChannelUring.ops", "-p threads=V1 -p cache=hot"),
+    ("hot V4", "FileChannelUring.ops", "-p threads=V4 -p cache=hot"),
+    ("hot V256", "FileChannelUring.ops", "-p threads=V256 -p cache=hot"),
+    ("O_DIRECT V1", "FileChannelUring.ops", "-p threads=V1 -p cache=cold -p direct=true"),
+    ("O_DIRECT V256", "FileChannelUring.ops", "-p threads=V256 -p cache=cold -p direct=true"),
+    ("readAllBytes 16 KiB V1", "FilesReadUring.readAllBytes",
+     "-p threads=V1 -p cache=cold -p fileSize=16384"),
+    ("readAllBytes 16 KiB V256", "FilesReadUring.readAllBytes",
+     "-p threads=V256 -p cache=cold -p fileSize=16384"),
+    ("search hot V4", "FileChannelUring.ops", "-p threads=V4 -p cache=hot -p op=search"),
+    ("search hot V256", "FileChannelUring.ops", "-p threads=V256 -p cache=hot -p op=search"),
+    ("search evicted V4", "FileChannelUring.ops",
+     "-p threads=V4 -p cache=evict200 -p op=search"),
+    ("search evicted V256", "FileChannelUring.ops",
+     "-p threads=V256 -p cache=evict200 -p op=search"),
+]
+CONTROLS = ["always", "compensate", "baseline-256"]
+
+# Skip end to end (SkipEndToEnd): a producer writes records while the consumer skips to end of
+# stream; the patched JDK against the baseline and the A/A row. Score: MiB/s.
+SKIP_CELLS = ([("skip process %s platform" % r, "SkipEndToEnd.skip",
+                "-p source=process -p record=%s -p consumer=platform" % r)
+               for r in ("512", "4096", "10240", "65536", "1048576")]
+              + [("skip %s 65536 platform" % src, "SkipEndToEnd.skip",
+                  "-p source=%s -p record=65536 -p consumer=platform" % src)
+                 for src in ("fifo", "pipe", "tcp", "unix")]
+              + [("skip %s 65536 virtual" % src, "SkipEndToEnd.skip",
+                  "-p source=%s -p record=65536 -p consumer=virtual" % src)
+                 for src in ("process", "tcp")])
+SKIP_CONFIGS = "baseline=baseline,baseline-AA=baseline,patched=patched"
+
+
+def threads_of(name):
+    return int(name.rsplit("V", 1)[1])
 
 
 def main():
@@ -41,75 +78,154 @@ def main():
     ap.add_argument("--patched", required=True)
     ap.add_argument("--jar", required=True)
     ap.add_argument("--out", required=True)
-    ap.add_argument("--threads", default="P1,P2,V1,V2,V4,V16,V64,V256,V1024")
-    ap.add_argument("--caches", default="cold,half,hot")
-    ap.add_argument("--blocks", default="4096,65536")
-    ap.add_argument("--direct", default="false,true")
-    ap.add_argument("--files", default="",
-                    help="file sizes for FilesReadUring.readAllBytes (relative reads)")
-    ap.add_argument("--forks", type=int, default=8)
-    ap.add_argument("--bar", type=float, default=0.98)
-    ap.add_argument("--jmh", default="-wi 1 -w 1 -i 3 -r 1",
-                    help="JMH options for every case (iterations and their length)")
+    ap.add_argument("--cells", default="", help="comma-separated cell names (default: all)")
+    ap.add_argument("--rounds", type=int, default=4)
+    ap.add_argument("--rounds-low", type=int, default=8, help="rounds of the V1 and V4 cells")
+    ap.add_argument("--jmh", default="-wi 1 -w 1 -i 3 -r 1")
+    ap.add_argument("--skip-jmh", default="-wi 2 -w 1 -i 3 -r 1")
+    ap.add_argument("--floor", type=float, default=0.95)
+    ap.add_argument("--depth-share", type=float, default=0.95)
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
+    wanted = [c.strip() for c in a.cells.split(",") if c.strip()]
+    cells = [c for c in CELLS + SKIP_CELLS if not wanted or c[0] in wanted]
 
-    common = "%s -p threads=%s -p blockSize=%s" % (a.jmh, a.threads, a.blocks)
-    rows = []
-    directs = a.direct.split(",") if a.blocks != "none" else []
-    if "false" in directs:
-        rows += compare(a, common + " -p direct=false -p cache=" + a.caches, "buffered")
-    if "true" in directs:
-        rows += compare(a, common + " -p direct=true -p cache=cold", "direct")
-    if a.files:
-        rows += [dict(r, files=True,
-                      params=dict(r["params"], direct="false", blockSize=r["params"]["fileSize"]))
-                 for r in compare(a, "%s -p threads=%s -p fileSize=%s -p cache=%s"
-                                  % (a.jmh, a.threads, a.files, a.caches),
-                                  "files", "FilesReadUring.readAllBytes")
-                 if r["benchmark"].endswith(".readAllBytes")]
+    results = {}
+    path = os.path.join(a.out, "matrix.json")
+    if os.path.exists(path):
+        with open(path) as f:
+            results = json.load(f)   # cells of an earlier run of the same OUT are kept
+    for name, bench, params in cells:
+        skip = name.startswith("skip")
+        rounds = a.rounds_low if not skip and threads_of(name) <= 4 else a.rounds
+        out = os.path.join(a.out, name.replace(" ", "-"))
+        cmd = [sys.executable, os.path.join(HERE, "controls.py"), "--baseline", a.baseline,
+               "--patched", a.patched, "--jar", a.jar, "--out", out,
+               "--bench", "\\." + bench.replace(".", "\\.") + "$",
+               "--rounds", str(rounds), "--jmh", (a.skip_jmh if skip else a.jmh) + " " + params]
+        if skip:
+            cmd += ["--configs", SKIP_CONFIGS]
+        print("# " + " ".join(cmd), flush=True)
+        subprocess.run(cmd, check=True)
+        with open(os.path.join(out, "summary.json")) as f:
+            results[name] = json.load(f)["cases"][0]
+        with open(path, "w") as f:
+            json.dump(results, f, indent=1)
 
-    order = {t: i for i, t in enumerate(a.threads.split(","))}
-    def sortkey(r):
-        p = r["params"]
-        return (r.get("files", False), p["direct"], int(p["blockSize"]), p["cache"],
-                order.get(p["threads"], 99))
-    lines = ["| threads | cache | block | O_DIRECT | baseline ops/s | patched ops/s | "
-             "speedup (pairs: geomean, 95% interval) | pairs | verdict |",
-             "|---|---|---|---|---|---|---|---|---|"]
-    below, unresolved = [], []
-    for r in sorted((r for r in rows if r["benchmark"].endswith((".ops", ".readAllBytes"))),
-                    key=sortkey):
-        p = r["params"]
-        g = r.get("pair_geomean") or [r["speedup"], float("nan"), float("nan")]
-        n = len(r.get("pair_speedups") or [])
-        if g[0] < a.bar:
-            verdict = "BELOW %.2f" % a.bar
-            below.append(r)
-        elif not g[1] >= a.bar:
-            verdict = "unresolved"
-            unresolved.append(r)
-        else:
-            verdict = "ok"
-        kib = int(p["blockSize"]) // 1024
-        size = ("readAllBytes, %d KiB files" % kib) if r.get("files") else ("%d KiB" % kib)
-        line = "| %s | %s | %s | %s | %.0f | %.0f | %.2fx (%.2f-%.2f) | %d | %s |" % (
-            p["threads"], "-" if p["direct"] == "true" else p["cache"],
-            size, "yes" if p["direct"] == "true" else "no",
-            r["baseline"], r["patched"], g[0], g[1], g[2], n, verdict)
-        lines.append(line)
-        r["line"] = line
+    lines, failures = table(results, a)
     with open(os.path.join(a.out, "matrix.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))
-    print("\nperf-matrix: %d cases, %d below %.2fx, %d unresolved (interval reaches below)"
-          % (len(lines) - 2, len(below), a.bar, len(unresolved)))
-    for r in below:
-        print("BELOW: " + r["line"])
-    for r in unresolved:
-        print("UNRESOLVED: " + r["line"])
-    print("table: " + os.path.join(a.out, "matrix.md"))
-    sys.exit(1 if below else 0)
+    chart(results, os.path.join(a.out, "reads.png"))
+    for line in failures:
+        print("FAIL: " + line)
+    print("perf-matrix: %d cells, %d verdicts failed; table: %s"
+          % (len(results), len(failures), os.path.join(a.out, "matrix.md")))
+    sys.exit(1 if failures else 0)
+
+
+def fmt(c):
+    r = c["ratio"]
+    return "%.2f (%.2f-%.2f)" % (r[0], r[1], r[2])
+
+
+def table(results, a):
+    lines = ["| cell | baseline ops/s | A/A | auto | always | compensate | baseline, 256 "
+             "carriers | CPU us/op: baseline, auto, best control | carrier+reaper threads: "
+             "auto, best control |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    failures = []
+    order = [c[0] for c in CELLS + SKIP_CELLS]
+    skips = []
+    for name in sorted(results, key=lambda n: order.index(n) if n in order else 99):
+        cs = results[name]["configs"]
+        if name.startswith("skip"):
+            skips.append(name)
+            continue
+        best = max(CONTROLS, key=lambda k: cs[k]["mean"])
+        cpu = lambda k: ("%.1f" % cs[k]["cpu_us"]) if cs[k].get("cpu_us") else "-"
+        thr = lambda k: str(cs[k]["peaks"].get("carrier+reaper threads", "-"))
+        lines.append("| %s | %.0f | %s | %s | %s | %s | %s | %s, %s, %s (%s) | %s, %s |" % (
+            name, cs["baseline"]["mean"], fmt(cs["baseline-AA"]), fmt(cs["auto"]),
+            fmt(cs["always"]), fmt(cs["compensate"]), fmt(cs["baseline-256"]),
+            cpu("baseline"), cpu("auto"), cpu(best), best, thr("auto"), thr(best)))
+        auto = cs["auto"]
+        if auto["ratio"][2] < a.floor:
+            failures.append("%s: auto %s of the baseline, wholly below %.2f"
+                            % (name, fmt(auto), a.floor))
+        if name.startswith("cold") and threads_of(name) >= 256:
+            share = auto["mean"] / cs[best]["mean"]
+            if share < a.depth_share:
+                failures.append("%s: auto %.0f ops/s, %.2f of %s's %.0f"
+                                % (name, auto["mean"], share, best, cs[best]["mean"]))
+            t = auto["peaks"].get("carrier+reaper threads")
+            if t is not None and t > 8:
+                failures.append("%s: auto had %d carrier and reaper threads" % (name, t))
+            aa = cs["baseline-AA"]["ratio"]
+            spread = max(aa[2] - 1, 1 - aa[1], 0.05)
+            if (auto.get("cpu_us") and cs[best].get("cpu_us")
+                    and auto["cpu_us"] > cs[best]["cpu_us"] * (1 + spread)):
+                failures.append("%s: auto %.1f us of CPU a read, %s %.1f"
+                                % (name, auto["cpu_us"], best, cs[best]["cpu_us"]))
+    if skips:
+        lines += ["", "| skip end to end (source, record, consumer) | baseline MiB/s | A/A "
+                  "| patched | consumer CPU us/MiB: baseline, patched |", "|---|---|---|---|---|"]
+    for name in skips:
+        cs = results[name]["configs"]
+        cpu = lambda k: ("%.0f" % cs[k]["cpu_us"]) if cs[k].get("cpu_us") else "-"
+        lines.append("| %s | %.0f | %s | %s | %s, %s |" % (
+            name[len("skip "):], cs["baseline"]["mean"], fmt(cs["baseline-AA"]),
+            fmt(cs["patched"]), cpu("baseline"), cpu("patched")))
+        if cs["patched"]["ratio"][2] < a.floor:
+            failures.append("%s: patched %s of the baseline, wholly below %.2f"
+                            % (name, fmt(cs["patched"]), a.floor))
+    return lines, failures
+
+
+def chart(results, png):
+    """Cold reads/s (log-log, with the rounds' range) and CPU per read against threads."""
+    cold = sorted((threads_of(n), n) for n in results if n.startswith("cold"))
+    if not cold:
+        return
+    names = ["baseline", "baseline-256", "compensate", "always", "auto"]
+    dat = png[:-4] + ".dat"
+    with open(dat, "w") as f:
+        for t, n in cold:
+            cs = results[n]["configs"]
+            row = [str(t)]
+            for k in names:
+                s = cs[k]["scores"]
+                row += ["%.1f" % cs[k]["mean"], "%.1f" % min(s), "%.1f" % max(s),
+                        "%.2f" % (cs[k].get("cpu_us") or math.nan)]
+            f.write(" ".join(row) + "\n")
+    plots, cpus = [], []
+    for i, k in enumerate(names):
+        col = 2 + 4 * i
+        plots.append("'%s' using ($1*%f):%d:%d:%d with yerrorlines title '%s'"
+                     % (dat, 1 + 0.04 * (i - 2), col, col + 1, col + 2, k))
+        cpus.append("'%s' using 1:%d with linespoints title '%s'" % (dat, col + 3, k))
+    script = """
+set terminal png size 1400,560
+set output '%s'
+set multiplot layout 1,2 title 'Cold random 4 KiB reads of a 2 GiB file by virtual threads on 2 carriers'
+set logscale x 2
+set logscale y
+set xlabel 'virtual threads'
+set ylabel 'reads/s (mean; bar: lowest and highest round)'
+set key top left
+set grid
+plot %s
+unset logscale y
+set ylabel 'process CPU per read (us)'
+set yrange [0:*]
+plot %s
+unset multiplot
+""" % (png, ", ".join(plots), ", ".join(cpus))
+    try:
+        subprocess.run(["gnuplot"], input=script.encode(), check=True)
+        print("chart: " + png)
+    except (OSError, subprocess.CalledProcessError) as e:
+        print("no chart (gnuplot: %s)" % e)
 
 
 if __name__ == "__main__":

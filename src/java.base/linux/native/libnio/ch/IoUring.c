@@ -79,7 +79,9 @@ throwSetupFailure(JNIEnv *env, const char *what, int err)
                      (unsigned long long) rl.rlim_cur);
         }
     }
-    snprintf(msg, sizeof(msg), "%s: %s%s", what, strerror(err), extra);
+    char reason[128];
+    getErrorString(err, reason, sizeof(reason));
+    snprintf(msg, sizeof(msg), "%s: %s%s", what, reason, extra);
     JNU_ThrowIOException(env, msg);
 }
 #endif
@@ -221,6 +223,18 @@ Java_sun_nio_ch_IoUring_probe0(JNIEnv *env, jclass clazz, jlong address)
 #endif
 }
 
+/*
+ * Frees a ring that create0 made and probe0 accepted, which will not be used:
+ * no operation was submitted to it.
+ */
+JNIEXPORT void JNICALL
+Java_sun_nio_ch_IoUring_destroy0(JNIEnv *env, jclass clazz, jlong address)
+{
+#ifdef NIO_URING
+    destroyRing(jlong_to_ptr(address));
+#endif
+}
+
 #define FALLBACK sun_nio_ch_IoUring_FALLBACK
 
 #ifdef NIO_URING
@@ -252,7 +266,10 @@ testFault(volatile int *countdown)
  * lock, and every earlier submission has been taken by the kernel or
  * neutralized, so the SQ ring holds no other entry. Returns 0 when the kernel
  * has taken the SQE, or -errno if io_uring_enter failed (EAGAIN and EBUSY,
- * the kernel short of memory, are retried for a while first). After a
+ * the kernel short of memory or of CQ ring space, are retried up to 1000
+ * times, yielding the CPU between tries: the caller holds the submit lock,
+ * behind which the ring's other submitters could only wait, and the reaper,
+ * which frees CQ ring space, needs no lock of the submitter's). After a
  * failure the SQE, which io_uring_submit has made visible to the kernel, is
  * turned into a NOP before returning: the kernel never reads or writes the
  * caller's buffer through it, even if the ring is entered again.
@@ -438,7 +455,9 @@ Java_sun_nio_ch_IoUring_cancelAll0(JNIEnv *env, jclass clazz, jlong address)
 JNIEXPORT jstring JNICALL
 Java_sun_nio_ch_IoUring_errorString0(JNIEnv *env, jclass clazz, jint err)
 {
-    return JNU_NewStringPlatform(env, strerror(err));
+    char reason[128];
+    getErrorString(err, reason, sizeof(reason));
+    return JNU_NewStringPlatform(env, reason);
 }
 
 /*

@@ -110,7 +110,7 @@ public class IoUringDirect {
             // first, while only these reads have run on virtual threads: O_DIRECT
             // writes compensate, and their spares stay alive for a while
             carriers(file, align, reference);
-            fewReaders(file, align, reference);
+            oneReader(file, align, reference);
             for (boolean virtual : new boolean[] { false, true }) {
                 List<Callable<Void>> tasks = new ArrayList<>();
                 for (int t = 0; t < (virtual ? 64 : 4); t++) {
@@ -171,8 +171,9 @@ public class IoUringDirect {
      * O_DIRECT reads by many virtual threads. Upstream compensates for each
      * one (Blocker.begin), which starts spare carriers; in always the virtual
      * threads park instead, and the carrier pool does not grow; in auto they
-     * are compensated for while no more than 5/2 of the parallelism block, and
-     * park beyond, so the pool grows by that many carriers at most.
+     * park while other virtual threads wait for a carrier or are parked on a
+     * ring, and are compensated for otherwise, so the pool grows by a few
+     * carriers at most.
      */
     static void carriers(Path file, int align, byte[] reference) throws Exception {
         int parallelism = Integer.getInteger("jdk.virtualThreadScheduler.parallelism");
@@ -211,10 +212,8 @@ public class IoUringDirect {
             if (peak.get() <= parallelism)
                 throw new RuntimeException("never: no spare carrier seen");
         } else if (ring && mode.equals("auto")) {
-            // compensated as upstream while no more than 5/2 of the parallelism
-            // block, through io_uring beyond: at most one spare for each of
-            // those (the scheduler starts fewer: it lets half its carriers
-            // block before it starts any)
+            // compensated only while nothing else wants a carrier: far fewer
+            // spares than upstream's one per blocked reader
             if (peak.get() > parallelism + 5 * parallelism / 2)
                 throw new RuntimeException(mode + ": too many spare carriers: " + peak.get());
         } else if (ring) {
@@ -226,48 +225,36 @@ public class IoUringDirect {
     }
 
     /**
-     * O_DIRECT reads by 8 virtual threads per carrier, and by 32 at least:
-     * in auto, once no more than that have read at once for a while (a
-     * second at most, after the 64 readers of carriers), every one is
-     * compensated for, as upstream, and none goes to a ring; in always, every
-     * one goes to a ring.
+     * O_DIRECT reads by one virtual thread at a time: in auto, nothing else
+     * wants its carrier, so each is compensated for, as upstream, and none
+     * goes to a ring; in always, every one goes to a ring.
      */
-    static void fewReaders(Path file, int align, byte[] reference) throws Exception {
+    static void oneReader(Path file, int align, byte[] reference) throws Exception {
         String mode = System.getProperty("jdk.nio.file.ioUring");
         if (mode.equals("never") || IoUringRings.fds().isEmpty()) {
-            System.out.println("few readers: no ring, not checked");
+            System.out.println("one reader: no ring, not checked");
             return;
         }
-        int parallelism = Integer.getInteger("jdk.virtualThreadScheduler.parallelism");
-        int readers = Math.max(8 * parallelism, 32);
-        int reads = 20;
-        long deadline = System.nanoTime() + 30_000_000_000L;
+        int reads = 200;
         try (FileChannel fc = FileChannel.open(file, READ, ExtendedOpenOption.DIRECT)) {
-            for (int round = 1; ; round++) {
-                List<Callable<Void>> tasks = new ArrayList<>();
-                for (int t = 0; t < readers; t++) {
-                    tasks.add(reader(fc, align, reference, reads));
+            long before = IoUringRings.completions();
+            Exception[] failure = new Exception[1];
+            Thread t = Thread.ofVirtual().start(() -> {
+                try {
+                    reader(fc, align, reference, reads).call();
+                } catch (Exception e) {
+                    failure[0] = e;
                 }
-                long before = IoUringRings.completions();
-                try (ExecutorService ex = Executors.newVirtualThreadPerTaskExecutor()) {
-                    for (Future<Void> f : ex.invokeAll(tasks))
-                        f.get();
-                }
-                long used = IoUringRings.completions() - before;
-                if (round == 1 || used == 0 || mode.equals("always"))
-                    System.out.println("few readers, round " + round + ": " + used
-                            + " ring completions for " + readers * reads + " reads");
-                if (mode.equals("always")) {
-                    if (used < readers * reads)
-                        throw new RuntimeException("always: " + used + " ring completions for "
-                                + readers * reads + " reads");
-                    return;
-                }
-                if (used == 0)
-                    return;
-                if (System.nanoTime() - deadline > 0)
-                    throw new RuntimeException("auto: " + readers + " readers still use a ring");
-            }
+            });
+            t.join();
+            if (failure[0] != null)
+                throw failure[0];
+            long used = IoUringRings.completions() - before;
+            System.out.println("one reader: " + used + " ring completions for " + reads + " reads");
+            long expected = mode.equals("always") ? reads : 0;
+            if (used != expected)
+                throw new RuntimeException(mode + ": " + used + " ring completions for "
+                        + reads + " reads by one virtual thread, expected " + expected);
         }
     }
 

@@ -59,6 +59,11 @@ public class IoUringProbe {
         run("never", "verify").shouldContain("jdk.nio.file.ioUring=never: using pread/pwrite");
         run("auto", "verify").shouldContain("jdk.nio.file.ioUring=auto: ");
         run("bogus", "verify").shouldContain("jdk.nio.file.ioUring=auto: ");
+        run("compensate", "verify").shouldContain("jdk.nio.file.ioUring=compensate: using pread/pwrite");
+
+        // a malformed test-only fault is no fault: reads and writes work
+        for (String fault : List.of("submit:x", "wait:", ":", "nonsense", "submit:99999999999"))
+            run("always", "verify", "-Djdk.nio.file.ioUring.testFault=" + fault);
 
         // simulated failure: everything falls back and still works
         run("always", "verify", "-Djdk.nio.file.ioUring.testUnavailable=simulated-ENOSYS")
@@ -96,6 +101,7 @@ public class IoUringProbe {
             Files.write(f, data);
             try (FileChannel fc = FileChannel.open(f, READ, WRITE)) {
                 // platform and virtual thread reads and writes, checked
+                Throwable[] failure = new Throwable[1];
                 for (int k = 0; k < 2; k++) {
                     Thread t = (k == 0 ? Thread.ofPlatform() : Thread.ofVirtual()).start(() -> {
                         try {
@@ -114,11 +120,13 @@ public class IoUringProbe {
                             }
                             if (fc.read(ByteBuffer.allocate(1), data.length) != -1)
                                 throw new RuntimeException("no EOF");
-                        } catch (IOException e) {
-                            throw new RuntimeException(e);
+                        } catch (Throwable e) {
+                            failure[0] = e;
                         }
                     });
                     t.join();
+                    if (failure[0] != null)
+                        throw new RuntimeException(failure[0]);
                 }
             }
             if (!Arrays.equals(Files.readAllBytes(f), data))

@@ -23,15 +23,15 @@
 
 /*
  * @test id=auto
- * @summary Which positional operations each io_uring policy sends to the ring, counted
+ * @summary Which positional operations each io_uring mode sends to the ring, counted
  *          by the completions the rings post: in auto, none of these reads and writes
  *          of cached data and O_DIRECT by one thread at a time (writes, platform
  *          threads, cached reads and a lone O_DIRECT read keep pread/pwrite), nor
- *          cold reads by a few virtual threads, alone or beside many idle
- *          ones, each reading in its own loop or a few requests at a time each
- *          on a new thread, but cold reads by many, also once a file whose
- *          data many read cached is dropped from the page cache; in
- *          always every one, in never none
+ *          cold reads by one virtual thread, alone or beside many idle ones, but
+ *          cold reads by many, each reading in its own loop or many requests at a
+ *          time each on a new thread, also once a file whose data many read
+ *          cached is dropped from the page cache; in always every one, in never
+ *          none
  * @requires os.family == "linux"
  * @key randomness
  * @library /test/lib
@@ -181,22 +181,15 @@ public class IoUringRouting {
 
     /**
      * auto, cold data: the reads of one virtual thread block its carrier, as
-     * upstream's do, and none reaches a ring. Those of a few (twice the
-     * scheduler's parallelism) do too, over a second and a half of rounds,
-     * buffered and O_DIRECT: while no more than 8 virtual threads per
-     * carrier, or 32, are alive, the policy holds none of the short spells
-     * in which it looks for many readers. When many virtual threads read at
-     * once, buffered reads that would block park on a ring instead (at least a
-     * quarter of them: threads made since the policy last counted the live
-     * ones take its checks). O_DIRECT reads
-     * by many do so only once more than 8 per carrier, or 32, are in progress
-     * at once, which depends on the device and the scheduler (64 readers on a
-     * fast virtual disk never had that many and took no ring): IoUringDirect
-     * checks the carriers they keep. Last, many read the file's cached data
-     * through one channel, which reaches no ring, then the same once the data
-     * is dropped: the first read after the streak clock's next tick finds it
-     * slow and ends the file's streak, and the reads that would block park
-     * on a ring.
+     * upstream's do (nothing else wants the carrier), and none reaches a ring,
+     * buffered or O_DIRECT. When many virtual threads read at once, most reads
+     * wait for the device while other virtual threads wait for a carrier or
+     * are parked on a ring: they park on a ring (at least a quarter of all
+     * reads; the first and last of a round may find nothing else waiting).
+     * Few, twice the parallelism, may take either path. Last, many read the
+     * file's cached data through one channel, which reaches no ring, then the
+     * same once the data is dropped, and those that would block park on a
+     * ring.
      */
     static void coldPolicy(boolean direct, List<String> failures) throws Throwable {
         int parallelism = Integer.getInteger("jdk.virtualThreadScheduler.parallelism",
@@ -216,34 +209,22 @@ public class IoUringRouting {
             for (boolean odirect : direct ? new boolean[] { false, true } : new boolean[] { false }) {
                 for (int threads : new int[] { 1, few, many }) {
                     long before = IoUringRings.completions();
-                    long reads = 0;
-                    long end = System.nanoTime() + ((threads == few) ? 1_500_000_000L : 0);
-                    do {
-                        IoUringRings.evict(big);
-                        coldRound(big, odirect, threads, blocks, data);
-                        reads += (long) threads * OPS;
-                    } while (System.nanoTime() - end < 0);
+                    IoUringRings.evict(big);
+                    coldRound(big, odirect, threads, blocks, data);
+                    long reads = (long) threads * OPS;
                     long used = IoUringRings.completions() - before;
                     String c = "cold " + (odirect ? "O_DIRECT" : "buffered") + " reads, "
                             + threads + " virtual thread(s)";
                     System.out.printf("%-44s reads %d, ring completions %d%n", c, reads, used);
                     if (threads == 1 && used != 0)
                         failures.add(c + ": " + used + " ring completions, expected none");
-                    if (threads == few && used != 0)
-                        failures.add(c + ": " + used + " ring completions, expected none");
-                    // most wait for the device: reads that skip the checks
-                    // (one in 32 takes them) would leave the rings a few
-                    if (threads == many && !odirect && used < reads / 4)
+                    if (threads == many && used < reads / 4)
                         failures.add(c + ": " + used + " ring completions, expected "
                                      + reads / 4 + " or more");
                 }
             }
 
-            // many read the file's data while it is cached, enough for its
-            // reads to reach the streak that sends them to plain pread without
-            // a probe; once the data is dropped and the streak clock has
-            // ticked (every 20 ms), the first read, timed, ends the streak,
-            // and those that would block park on a ring
+            // many read the file's data while it is cached, then once it is dropped
             try (FileChannel fc = FileChannel.open(big, READ)) {
                 Files.readAllBytes(big);
                 long before = IoUringRings.completions();
@@ -256,7 +237,6 @@ public class IoUringRouting {
                 if (used != 0)
                     failures.add(c + ": " + used + " ring completions, expected none");
                 IoUringRings.evict(big);
-                Thread.sleep(100);
                 before = IoUringRings.completions();
                 readRound(fc, many, blocks, data);
                 used = IoUringRings.completions() - before;
@@ -273,21 +253,15 @@ public class IoUringRouting {
     }
 
     /**
-     * auto, in a VM of its own: cold reads by a few virtual threads (twice the
-     * scheduler's parallelism), each reading in its own loop beside many idle
-     * ones, reach no ring once the policy has seen who reads (in the first
-     * second it looks for many readers, as when it is not known who reads);
-     * those of many such threads do, although few of them are seen reading
-     * at a time while the others wait for a carrier, or to enter a monitor
-     * of the channel. So it is with requests, each a few reads on a new
-     * virtual thread: a few at a time reach no ring, although many threads
-     * read every second, and many at a time do. The rings are set up first,
-     * as in main.
+     * auto, in a VM of its own: cold reads by one virtual thread reading in
+     * its own loop beside many idle ones reach no ring (idle threads do not
+     * want a carrier); those of many such threads do, and so do those of many
+     * requests at a time, each a few reads on a new virtual thread. The rings
+     * are set up first, as in main.
      */
     static void besideIdle() throws Throwable {
         int parallelism = Integer.getInteger("jdk.virtualThreadScheduler.parallelism",
                 Runtime.getRuntime().availableProcessors());
-        int few = 2 * parallelism;
         int many = Math.max(64, 16 * parallelism);
         Path big = Files.createTempFile(Path.of("."), "routing-beside", ".dat");
         try {
@@ -307,18 +281,17 @@ public class IoUringRouting {
                 System.out.println("no ring here: skipped");
                 return;
             }
-            // the policy knows who reads only after a second of reads
-            beside(big, few, many, data, false);
-            for (int threads : new int[] { few, many }) {
-                for (boolean requests : new boolean[] { false, true }) {
+            for (int threads : new int[] { 1, many }) {
+                for (boolean requests : (threads == 1) ? new boolean[] { false }
+                                                       : new boolean[] { false, true }) {
                     long before = IoUringRings.completions();
                     long reads = beside(big, threads, many, data, requests);
                     long used = IoUringRings.completions() - before;
                     String c = "cold buffered reads, " + threads
-                            + (requests ? " requests at a time" : " virtual threads")
+                            + (requests ? " requests at a time" : " virtual thread(s)")
                             + " beside " + many + " idle";
                     System.out.printf("%-60s reads %d, ring completions %d%n", c, reads, used);
-                    if (threads == few && used != 0)
+                    if (threads == 1 && used != 0)
                         throw new RuntimeException(c + ": " + used
                                                    + " ring completions, expected none");
                     if (threads == many && used < reads / 4)
@@ -334,7 +307,7 @@ public class IoUringRouting {
 
     /**
      * auto, cold data: the given number of virtual threads read random blocks
-     * of the file for a second and a half, each checking two bytes of every
+     * of the file for a second, each checking two bytes of every
      * block against the data, while the file is evicted every 20 ms and the
      * given number of other virtual threads wait, parked, for the readers to
      * finish. With requests, each reader reads 4 blocks and ends, and a new
@@ -358,7 +331,7 @@ public class IoUringRouting {
         List<Thread> readers = new ArrayList<>();
         Throwable[] failure = new Throwable[1];
         AtomicLong reads = new AtomicLong();
-        long end = System.nanoTime() + 1_500_000_000L;
+        long end = System.nanoTime() + 1_000_000_000L;
         try (FileChannel fc = FileChannel.open(file, READ)) {
             if (requests) {
                 long seed = RAND.nextLong();

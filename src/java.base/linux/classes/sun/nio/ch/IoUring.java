@@ -27,11 +27,19 @@ package sun.nio.ch;
 
 import java.io.FileDescriptor;
 import java.io.IOException;
+import java.lang.ref.WeakReference;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import jdk.internal.misc.InnocuousThread;
+import jdk.internal.misc.TerminatingThreadLocal;
+import jdk.internal.access.JavaIOFileDescriptorAccess;
+import jdk.internal.access.SharedSecrets;
 import jdk.internal.misc.Unsafe;
 
 /**
@@ -56,12 +64,23 @@ import jdk.internal.misc.Unsafe;
  *
  * <p> A ring that fails (a submission the kernel refuses, a reaper that
  * cannot wait for completions or dies) is dead: it takes no new operation,
- * the kernel is asked to cancel what it still has, and every operation in
- * flight ends with {@link #FALLBACK}, so that its caller does it with
- * pread/pwrite instead.
+ * and the kernel is asked to cancel what it still has. An operation that it
+ * cancels ends with {@link #FALLBACK}, so that its caller does it with
+ * pread/pwrite instead; any other still ends with its completion.
+ *
+ * <p> An operation submitted with {@link #submit} has no thread waiting for
+ * it: its slot holds a {@link Completion} instead. Such operations are
+ * queued, and submitted by the thread that holds the submit lock to do so,
+ * so that threads that submit at the same time do not take the fair lock in
+ * turn. Whoever takes a completion from the CQ ring queues the slot, and once
+ * it has released the ring's locks frees the slot and runs the completion,
+ * which only hands the result to another thread. The reaper waits in the
+ * kernel while such an operation is in flight.
  */
 final class IoUring {
     private static final Unsafe UNSAFE = Unsafe.getUnsafe();
+    private static final JavaIOFileDescriptorAccess FD_ACCESS =
+            SharedSecrets.getJavaIOFileDescriptorAccess();
 
     // returned by execute when the operation was not done: use pread/pwrite
     static final int FALLBACK = Integer.MIN_VALUE;
@@ -73,26 +92,66 @@ final class IoUring {
     // another thread is taking completions
     private static final int SPINS = 64;
 
-    // how long a dead ring's reaper polls for completions when the kernel
-    // cannot cancel synchronously, before it gives up on them (ms)
-    private static final long DEATH_POLL_MILLIS = 10_000;
+    // turns the reaper leaves completions to a submitter that holds the reap
+    // lock before it waits for the lock
+    private static final int REAPER_YIELDS = 16;
+
+    // how long a dead ring's reaper waits for the completions of operations
+    // the kernel could not cancel before it reports them (with debug)
+    private static final long STUCK_REPORT_NANOS = 10_000_000_000L;
+
+    // the result of an operation that a dying ring cancelled: done again
+    // with pread/pwrite (ECANCELED, the same on every Linux architecture)
+    private static final int CANCELED = -125;
+
+    // test-only: a dying ring does not cancel synchronously, as before Linux 6.0
+    private static final boolean TEST_NO_SYNC_CANCEL =
+            Boolean.getBoolean("jdk.nio.file.ioUring.testNoSyncCancel");
 
     /**
      * An operation slot. The submitter owns the slot from allocation until it
      * has seen {@code done}; whoever takes the completion whose user_data
      * matches writes {@code result} and then {@code done}, under the reap lock.
+     * The slot of an operation submitted with {@link #submit} has an action
+     * and no thread: it is freed by whoever runs the action.
      */
     private static final class Slot {
         final int index;
         int seq;                   // guarded by submitLock
         volatile long userData;    // written by the owner before submission
         volatile Thread thread;    // written by the owner before submission
+        volatile Completion action; // written by submit before submission
         int result;
         volatile boolean done;
         Slot(int index) {
             this.index = index;
         }
     }
+
+    /**
+     * What is done with the completion of an operation submitted with
+     * {@link #submit}, instead of waking a thread.
+     */
+    interface Completion {
+        /**
+         * Receives the operation's result: the CQE's result, bytes
+         * transferred or -errno, or FALLBACK if the operation was not done.
+         * Called once, with none of the ring's locks held, by the thread
+         * that took the completion from the CQ ring (the reaper, or a thread
+         * that submitted to the ring) after the slot has been freed or, if
+         * the ring died before the operation was submitted, by the thread
+         * that found it dead. It must only hand the result off to another
+         * thread: it must not block, and it must not run the application's
+         * code.
+         */
+        void completed(int result);
+    }
+
+    /**
+     * An operation queued by submit.
+     */
+    private record Request(boolean write, int fd, long bufAddress, int len, long position,
+                           Completion action) { }
 
     private final long address;
     private final String name;
@@ -115,6 +174,18 @@ final class IoUring {
     private final AtomicInteger waiters = new AtomicInteger();
     private volatile boolean reaperIdle;
     private Thread reaper;
+
+    // operations submitted with submit whose completion has not arrived
+    private final AtomicInteger pending = new AtomicInteger();
+
+    // slots of operations submitted with submit whose completion has been
+    // taken, to be freed and their actions run (see runCompletions)
+    private final ConcurrentLinkedQueue<Slot> finished = new ConcurrentLinkedQueue<>();
+
+    // operations queued by submit, to be submitted by the thread that holds
+    // the submit lock while combining is true, or by their own submitter
+    private final ConcurrentLinkedQueue<Request> requests = new ConcurrentLinkedQueue<>();
+    private volatile boolean combining;
 
     private volatile boolean dead;
     private String deathReason;    // guarded by this
@@ -141,11 +212,20 @@ final class IoUring {
     static IoUring create(int depth, String name) throws IOException {
         long address = create0(Math.min(depth, 256), depth * 2);
         probe0(address);
-        IoUring ring = new IoUring(address, depth, name);
-        Thread reaper = InnocuousThread.newSystemThread(name, ring::reaperLoop);
-        reaper.setDaemon(true);
-        ring.reaper = reaper;
-        reaper.start();
+        IoUring ring = null;
+        try {
+            ring = new IoUring(address, depth, name);
+            Thread reaper = InnocuousThread.newSystemThread(name, ring::reaperLoop);
+            reaper.setDaemon(true);
+            ring.reaper = reaper;
+            reaper.start();
+        } catch (Throwable e) {
+            // no thread (OutOfMemoryError): nothing was submitted to the ring
+            if (ring != null)
+                UNSAFE.freeMemory(ring.reapBuffer);
+            destroy0(address);
+            throw e;
+        }
         return ring;
     }
 
@@ -226,12 +306,96 @@ final class IoUring {
                 slot.thread = null;
                 free[freeCount++] = slot.index;
                 slotFreed.signal();
-                return result;
+                return (result == CANCELED) ? FALLBACK : result;
             }
         } finally {
             submitLock.unlock();
+            runCompletions();
         }
         return await(slot, failure);
+    }
+
+    /**
+     * Submits a read or write and returns without waiting for it: its
+     * completion runs the given action, with the result or, if the ring is
+     * dead or dies before the kernel has taken the operation, FALLBACK. The
+     * operation is queued, then submitted by this thread or, if a thread
+     * that submits queued operations holds the submit lock, by that thread
+     * before it releases the lock: so threads that submit at the same time
+     * do not queue for the lock, each woken in turn. The thread that submits
+     * waits, uninterruptibly, for a free slot while all are in use. The
+     * buffer must stay valid until the action has run.
+     */
+    void submit(boolean write, int fd, long bufAddress, int len, long position,
+                Completion action) {
+        requests.add(new Request(write, fd, bufAddress, len, position, action));
+        while (!requests.isEmpty()) {
+            if (!submitLock.tryLock()) {
+                // a thread that submits queued operations will submit this one
+                // (it looks at the queue again after it releases the lock)
+                if (combining)
+                    return;
+                lockSubmit();
+            }
+            List<Request> refused;
+            combining = true;
+            try {
+                refused = submitQueued();
+            } finally {
+                combining = false;
+                submitLock.unlock();
+            }
+            // operations that were not submitted, after the ring died
+            for (Request r : refused) {
+                try {
+                    r.action().completed(FALLBACK);
+                } catch (Throwable e) {
+                    // the action's own failure
+                }
+            }
+        }
+    }
+
+    /**
+     * Submits the queued operations, and returns those that were not, as the
+     * ring is dead. The caller holds the submit lock.
+     */
+    private List<Request> submitQueued() {
+        List<Request> refused = List.of();
+        Request r;
+        while ((r = requests.poll()) != null) {
+            while (freeCount == 0 && !dead) {
+                slotFreed.awaitUninterruptibly();
+            }
+            if (!dead) {
+                Slot slot = slots[free[--freeCount]];
+                slot.userData = ((long) (++slot.seq & 0x7fffffff) << 32) | slot.index;
+                slot.action = r.action();
+                slot.done = false;
+                pending.incrementAndGet();
+                // the completion is left to the reaper, which wakes for it
+                int res = submit0(address, r.write(), r.fd(), r.bufAddress(), r.len(),
+                                  r.position(), slot.userData);
+                if (res >= 0) {
+                    // now, not after the loop: waiting for a free slot, this
+                    // thread needs the reaper to take completions
+                    if (reaperIdle)
+                        LockSupport.unpark(reaper);
+                    continue;
+                }
+                // not submitted, and the SQE is now a NOP: this ring is done
+                slot.action = null;
+                pending.decrementAndGet();
+                free[freeCount++] = slot.index;
+                dead = true;
+                slotFreed.signalAll();
+                die("io_uring_enter: " + errorString0(-res));
+            }
+            if (refused.isEmpty())
+                refused = new ArrayList<>();
+            refused.add(r);
+        }
+        return refused;
     }
 
     /**
@@ -283,7 +447,7 @@ final class IoUring {
         if (interrupted)
             Thread.currentThread().interrupt();
         throwIfUnchecked(failure);
-        return result;
+        return (result == CANCELED) ? FALLBACK : result;
     }
 
     /**
@@ -321,6 +485,7 @@ final class IoUring {
             } finally {
                 reapLock.unlock();
             }
+            runCompletions();
             return true;
         }
         return false;
@@ -373,11 +538,19 @@ final class IoUring {
 
     /**
      * Stores the result in the slot if the slot still waits for the
-     * completion with this user_data, and unparks its owner.
+     * completion with this user_data, and unparks its owner, or queues the
+     * slot if it has an action.
      */
     private void complete(Slot slot, long userData, int res) {
         if (slot.userData != userData || slot.done)
             return;     // not in flight: cannot happen
+        if (slot.action != null) {
+            slot.result = res;
+            slot.done = true;
+            pending.decrementAndGet();
+            finished.add(slot);
+            return;
+        }
         Thread thread = slot.thread;
         slot.result = res;
         slot.done = true;
@@ -386,17 +559,64 @@ final class IoUring {
     }
 
     /**
-     * The reaper: while some submitter is parked, waits in the kernel for
-     * completions and takes them; otherwise parks until a submitter needs
-     * it. A failure, or anything thrown, kills the ring; it never leaves a
-     * submitter waiting.
+     * Frees the slots that complete queued, and runs their actions. Called,
+     * with none of the ring's locks held, by each thread that has taken
+     * completions, so that no queued slot is left behind; a slot queued by
+     * one thread may be run by another. The slots are freed a batch at a
+     * time, under one hold of the submit lock. An action only hands off, and
+     * what it throws is not the ring's to handle.
+     */
+    private void runCompletions() {
+        if (finished.isEmpty())
+            return;
+        Completion[] actions = new Completion[REAP_BATCH];
+        int[] results = new int[REAP_BATCH];
+        int[] indexes = new int[REAP_BATCH];
+        for (;;) {
+            int n = 0;
+            Slot slot;
+            while (n < REAP_BATCH && (slot = finished.poll()) != null) {
+                actions[n] = slot.action;
+                results[n] = slot.result;
+                indexes[n] = slot.index;
+                slot.action = null;
+                n++;
+            }
+            if (n == 0)
+                return;
+            lockSubmit();
+            try {
+                for (int i = 0; i < n; i++) {
+                    free[freeCount++] = indexes[i];
+                    slotFreed.signal();
+                }
+            } finally {
+                submitLock.unlock();
+            }
+            for (int i = 0; i < n; i++) {
+                try {
+                    actions[i].completed((results[i] == CANCELED) ? FALLBACK : results[i]);
+                } catch (Throwable e) {
+                    // the action's own failure: the ring goes on
+                }
+                actions[i] = null;
+            }
+        }
+    }
+
+    /**
+     * The reaper: while some submitter is parked or an operation submitted
+     * with submit is in flight, waits in the kernel for completions and
+     * takes them; otherwise parks until a submitter needs it. A failure, or
+     * anything thrown, kills the ring; it never leaves a submitter waiting.
      */
     private void reaperLoop() {
+        int busy = 0;   // turns in a row that found the reap lock held
         try {
             for (;;) {
-                if (waiters.get() == 0) {
+                if (waiters.get() == 0 && pending.get() == 0) {
                     reaperIdle = true;
-                    if (waiters.get() == 0)
+                    if (waiters.get() == 0 && pending.get() == 0)
                         LockSupport.park(this);
                     reaperIdle = false;
                     continue;
@@ -409,15 +629,22 @@ final class IoUring {
                 if (!reapLock.tryLock()) {
                     // a submitter is taking completions: leave them to it
                     // rather than queue for the lock, which would make its
-                    // unlock wake this thread
-                    Thread.yield();
-                    continue;
+                    // unlock wake this thread; but only for a few turns, as
+                    // a submitter may hold the lock across a submission that
+                    // blocks in the kernel (a full device queue)
+                    if (++busy < REAPER_YIELDS) {
+                        Thread.yield();
+                        continue;
+                    }
+                    reapLock.lock();
                 }
+                busy = 0;
                 try {
                     drain();
                 } finally {
                     reapLock.unlock();
                 }
+                runCompletions();
             }
         } catch (Throwable e) {
             die("reaper: " + e);
@@ -429,16 +656,20 @@ final class IoUring {
      * whose submission failed, the reaper goes on handing out the completions
      * of the operations in flight (and kills the ring itself if it cannot).
      * Called by the reaper, the kernel is asked to cancel what it still has
-     * and to wait until it is done with each, the completions that are there
-     * are handed out, and every operation still in flight after that ends
-     * with FALLBACK.
+     * (an operation it cancels ends with FALLBACK), and every completion is
+     * waited for, however long it takes, as pread/pwrite would wait: no
+     * operation returns, and no memory it names is reused, before its
+     * completion has arrived. Before Linux 6.0, which cannot cancel
+     * synchronously, or for a request that cannot be cancelled, that is a
+     * poll of the CQ ring; after 10 seconds, the operations still in the
+     * kernel are reported (jdk.nio.file.ioUring.debug).
      */
     private void die(String reason) {
         dead = true;
         synchronized (this) {
             if (deathReason == null) {
                 deathReason = reason;
-                IoUringFileIO.ringDied(name, reason);
+                IoUringFileIO.report(name + " failed (" + reason + "), using pread/pwrite");
             }
         }
         // no submission is in progress after this, and none follows
@@ -451,10 +682,11 @@ final class IoUring {
         if (Thread.currentThread() != reaper)
             return;
 
-        // without synchronous cancellation (before Linux 6.0), poll for a while
-        boolean cancelled = cancelAll0(address) == 0;
-        long deadline = System.nanoTime() + DEATH_POLL_MILLIS * 1_000_000L;
-        for (;;) {
+        if (!TEST_NO_SYNC_CANCEL)
+            cancelAll0(address);
+        long start = System.nanoTime();
+        boolean reported = false;
+        for (long pause = 1; ; pause = Math.min(2 * pause, 64)) {
             reapLock.lock();
             try {
                 try {
@@ -462,24 +694,20 @@ final class IoUring {
                 } catch (Throwable e) {
                     // what it took was handed out; go on
                 }
-                if (cancelled || !inFlight() || System.nanoTime() - deadline > 0) {
-                    // what is left is not coming: its caller does it again
-                    for (Slot slot : slots) {
-                        if (slot.thread != null && !slot.done) {
-                            try {
-                                complete(slot, slot.userData, FALLBACK);
-                            } catch (Throwable e) {
-                                // the others still get theirs
-                            }
-                        }
-                    }
+                int left = inFlight();
+                if (left == 0)
                     return;
+                if (!reported && System.nanoTime() - start > STUCK_REPORT_NANOS) {
+                    reported = true;
+                    IoUringFileIO.report(name + ": " + left + " operation(s) still in the"
+                                         + " kernel after 10 s; their threads wait for them");
                 }
             } finally {
                 reapLock.unlock();
+                runCompletions();
             }
             try {
-                Thread.sleep(1);
+                Thread.sleep(pause);
             } catch (InterruptedException e) {
                 // keep polling
             }
@@ -487,24 +715,211 @@ final class IoUring {
     }
 
     /**
-     * Returns true if some slot waits for a completion. The caller holds the
-     * reap lock.
+     * Returns the number of slots that wait for a completion. The caller
+     * holds the reap lock.
      */
-    private boolean inFlight() {
+    private int inFlight() {
+        int n = 0;
         for (Slot slot : slots) {
-            if (slot.thread != null && !slot.done)
-                return true;
+            if ((slot.thread != null || slot.action != null) && !slot.done)
+                n++;
         }
-        return false;
+        return n;
+    }
+
+    // Whether a file descriptor is a regular file or a block device, the
+    // files io_uring reads and writes at a position as pread/pwrite do, kept
+    // per file descriptor number so that a ring operation needs no fstat. An
+    // entry answers for the FileDescriptor object it was made for while that
+    // object keeps the number: until it is closed, it refers to one open
+    // file. Entries are immutable and the array is read and written without
+    // synchronization: a lost update only costs another fstat.
+    private record FileKind(WeakReference<FileDescriptor> fdo, int fd, boolean fileOrBlockDevice) { }
+    private static final int KIND_SLOTS = 256;
+    private static final FileKind[] KINDS = new FileKind[KIND_SLOTS];
+
+    /**
+     * Returns true if fd is a regular file or a block device, false if it is
+     * anything else or fstat fails.
+     */
+    static boolean isFileOrBlockDevice(FileDescriptor fdo) {
+        int fd = FD_ACCESS.get(fdo);
+        int slot = fd & (KIND_SLOTS - 1);
+        FileKind kind = KINDS[slot];
+        if (kind != null && kind.fd() == fd && kind.fdo().get() == fdo)
+            return kind.fileOrBlockDevice();
+        boolean result = isFileOrBlockDevice0(fd);
+        KINDS[slot] = new FileKind(new WeakReference<>(fdo), fd, result);
+        return result;
+    }
+
+    // the shared rings, once set up (read without setting them up)
+    private static volatile IoUring[] created;
+
+    /**
+     * Returns the shared ring for the current thread, setting the rings up at
+     * the first call, or null if io_uring is not available or the ring has
+     * failed.
+     */
+    static IoUring ring() {
+        return Shared.ring();
     }
 
     /**
-     * Test-only: the n-th submission from now fails as if io_uring_enter were
-     * denied after the SQE was queued (kind 0), or the n-th wait of a reaper
-     * for completions fails with EBADR (kind 1).
+     * Returns what the shared rings are, or why there are none, setting them
+     * up at the first call.
      */
-    static void setTestFault(int kind, int n) {
-        setTestFault0(kind, n);
+    static String status() {
+        return Shared.STATUS;
+    }
+
+    /**
+     * Returns the number of threads parked on the shared rings, waiting for a
+     * completion. Does not set up the rings.
+     */
+    static int parked() {
+        IoUring[] rings = created;
+        int n = 0;
+        if (rings != null) {
+            for (IoUring ring : rings)
+                n += ring.waiters();
+        }
+        return n;
+    }
+
+    /**
+     * The rings shared by FileDispatcherImpl's operations, created and probed
+     * at first use.
+     */
+    private static class Shared {
+        // in-flight operations per ring
+        private static final int DEPTH;
+
+        private static final IoUring[] RINGS;
+        static final String STATUS;
+
+        // the number of live threads each ring was given to
+        private static final AtomicIntegerArray USERS;
+
+        // the ring of each carrier (and platform thread), given at its first
+        // use: the ring that the fewest live threads have. Nothing here may
+        // block: a virtual thread that blocked would unmount from the carrier
+        // whose value is being initialized.
+        private static final TerminatingThreadLocal<IoUring> RING = new TerminatingThreadLocal<>() {
+            @Override
+            protected IoUring initialValue() {
+                for (;;) {
+                    int best = 0;
+                    int min = USERS.get(0);
+                    for (int i = 1; i < USERS.length(); i++) {
+                        int n = USERS.get(i);
+                        if (n < min) {
+                            best = i;
+                            min = n;
+                        }
+                    }
+                    // two carriers that start together must not take the same ring
+                    if (USERS.compareAndSet(best, min, min + 1))
+                        return RINGS[best];
+                }
+            }
+            @Override
+            protected void threadTerminated(IoUring ring) {
+                for (int i = 0; i < RINGS.length; i++) {
+                    if (RINGS[i] == ring)
+                        USERS.decrementAndGet(i);
+                }
+            }
+        };
+
+        static {
+            // a ring per carrier of the default scheduler (one per CPU), so
+            // that carriers do not take turns at submitting; at most 8, each
+            // ring having its reaper thread and its locked memory
+            int count = intProperty("jdk.nio.file.ioUring.rings",
+                    Math.min(Runtime.getRuntime().availableProcessors(), 8), 64);
+            // test-only: a shallow ring makes submitters wait for free slots
+            DEPTH = intProperty("jdk.nio.file.ioUring.depth", 4096, 4096);
+            String fail = System.getProperty("jdk.nio.file.ioUring.testUnavailable");
+            IoUring[] rings = new IoUring[count];
+            int created = 0;
+            String reason = null;
+            if (fail != null) {
+                reason = fail + " (simulated)";
+            } else {
+                try {
+                    while (created < count) {
+                        rings[created] = create(DEPTH, "IoUring-Reaper-" + created);
+                        created++;
+                    }
+                } catch (IOException | OutOfMemoryError e) {
+                    reason = e.getMessage();
+                }
+            }
+            // test-only: "submit:<n>" or "wait:<n>", the n-th submission or
+            // reaper wait from now fails
+            String fault = System.getProperty("jdk.nio.file.ioUring.testFault", "");
+            int colon = fault.indexOf(':');
+            if (colon > 0 && created > 0) {
+                try {
+                    int n = Integer.parseInt(fault.substring(colon + 1));
+                    setTestFault0(fault.startsWith("submit") ? 0 : 1, n);
+                } catch (NumberFormatException e) {
+                    // not a fault to inject
+                }
+            }
+            if (created == 0) {
+                RINGS = null;
+                USERS = null;
+                STATUS = "io_uring unavailable (" + reason + "), using pread/pwrite";
+            } else {
+                if (created < count) {
+                    IoUring[] a = new IoUring[created];
+                    System.arraycopy(rings, 0, a, 0, created);
+                    rings = a;
+                }
+                RINGS = rings;
+                USERS = new AtomicIntegerArray(rings.length);
+                IoUring.created = rings;
+                STATUS = "using io_uring (" + created + " ring(s) of depth " + DEPTH
+                        + ((reason != null) ? "; ring " + (created + 1) + " of " + count
+                                              + ": " + reason : "") + ")";
+            }
+        }
+
+        /**
+         * Returns the value of an integer property clamped to [1, max], or the
+         * default if it is not set or not a number.
+         */
+        private static int intProperty(String name, int def, int max) {
+            String s = System.getProperty(name);
+            if (s != null) {
+                try {
+                    return Math.clamp(Integer.parseInt(s), 1, max);
+                } catch (NumberFormatException e) {
+                    // ignore
+                }
+            }
+            return def;
+        }
+
+        /**
+         * Returns the ring for the current thread, or null if io_uring is not
+         * available or the ring has failed. A virtual thread takes its
+         * carrier's ring: the kernel serializes the submissions to one ring
+         * (and does a read of cached data inside the submission), so carriers
+         * that share no ring submit in parallel. Each carrier is given the
+         * ring that the fewest live threads have (an index in the scheduler's
+         * pool would not do: a worker's index is random, and two carriers may
+         * fall on the same ring).
+         */
+        static IoUring ring() {
+            IoUring[] rings = RINGS;
+            if (rings == null)
+                return null;
+            IoUring ring = (rings.length == 1) ? rings[0] : RING.get();
+            return ring.isDead() ? null : ring;
+        }
     }
 
     static {
@@ -535,6 +950,13 @@ final class IoUring {
 
     private static native int cancelAll0(long address);
 
+    private static native void destroy0(long address);
+
+    /**
+     * Test-only: the n-th submission from now fails as if io_uring_enter were
+     * denied after the SQE was queued (kind 0), or the n-th wait of a reaper
+     * for completions fails with EBADR (kind 1).
+     */
     private static native void setTestFault0(int kind, int n);
 
     /**

@@ -74,6 +74,15 @@ import org.openjdk.jmh.annotations.*;
  * and, when io_uring was used, the CPU time its reaper threads spent per
  * operation.
  *
+ * <p> With {@code -p op=search} each operation is one request of a search
+ * engine that reads its index through positional reads into heap buffers, as
+ * Lucene's NIOFSDirectory does: a term's entry (1 KiB), its postings (4 KiB)
+ * and {@code SEARCH_DOCS} stored documents of 1 to 16 KiB, each at a random
+ * position of the file. With {@code -p cache=evict200} the file is evicted
+ * before the iteration and every 200 ms during it, as an index larger than
+ * what stays cached would be. The process CPU time per operation of each
+ * iteration is printed ("process CPU per op (ns)").
+ *
  * <p> Half cached: every other 8 MiB chunk is read into the page cache after
  * the file is evicted. Cold cache: the file is evicted (posix_fadvise DONTNEED through
  * {@code dd iflag=nocache count=0}) before each iteration; the file must be
@@ -90,9 +99,15 @@ import org.openjdk.jmh.annotations.*;
 public class FileChannelUring {
     static final int BATCH = 2048;
     static final int REQUEST_OPS = 4;
+    static final int SEARCH_DOCS = 4;
+    // heap buffers of 1, 2, 4, 8 and 16 KiB for op=search, one set per thread
+    static final ThreadLocal<ByteBuffer[]> SEARCH_BUFFERS = ThreadLocal.withInitial(() ->
+            new ByteBuffer[] { ByteBuffer.allocate(1024), ByteBuffer.allocate(2048),
+                               ByteBuffer.allocate(4096), ByteBuffer.allocate(8192),
+                               ByteBuffer.allocate(16384) });
 
     @Param({"read"})
-    public String op;                // read | write
+    public String op;                // read | write | search
 
     @Param({"4096"})
     public int blockSize;
@@ -101,7 +116,7 @@ public class FileChannelUring {
     public String threads;           // P<n> platform, V<n> virtual threads, e.g. P1, V256
 
     @Param({"cold"})
-    public String cache;             // hot | cold | half (reads)
+    public String cache;             // hot | cold | half | evict200 (reads)
 
     @Param({"false"})
     public boolean direct;           // O_DIRECT
@@ -144,10 +159,14 @@ public class FileChannelUring {
     private long seedBase;
     private long requests;
     private boolean write;           // op=write
+    private boolean search;          // op=search
     private volatile boolean stop;
     private volatile int peakThreads;
     private volatile int peakCarriers;
+    private volatile long peakRssKiB;
     private long reaperTicks;
+    private long cpuStart;
+    private Thread evicter;
     private long iterationOps;
     private Thread sampler;
 
@@ -178,9 +197,9 @@ public class FileChannelUring {
             opts.add(ExtendedOpenOption.DIRECT);
         if (dsync)
             opts.add(DSYNC);
-        if (op.equals("read")) {
+        if (!op.equals("write")) {
             switch (cache) {
-                case "cold" -> evict(path);
+                case "cold", "evict200" -> evict(path);
                 case "half" -> warmHalf(path);
                 default -> warm(path);
             }
@@ -197,6 +216,7 @@ public class FileChannelUring {
         consumed = 0;
         free = drive.equals("free");
         write = op.equals("write");
+        search = op.equals("search");
         workers = new ArrayList<>();
         long base = seeds.equals("fork") ? new SplittableRandom().nextLong() : 7;
         seedBase = base;
@@ -227,11 +247,28 @@ public class FileChannelUring {
         }
         peakThreads = 0;
         peakCarriers = 0;
+        peakRssKiB = 0;
+        evicter = null;
+        if (cache.equals("evict200")) {
+            // the index is larger than what stays cached: drop it every 200 ms
+            evicter = Thread.ofPlatform().daemon().start(() -> {
+                while (!stop) {
+                    try {
+                        Thread.sleep(200);
+                        evict(path);
+                    } catch (Exception e) {
+                        return;
+                    }
+                }
+            });
+        }
+        cpuStart = processCpuNanos();
         reaperTicks = reaperCpuTicks();
         iterationOps = 0;
         sampler = Thread.ofPlatform().daemon().start(() -> {
             for (int i = 0; !stop; i++) {
                 peakThreads = Math.max(peakThreads, liveOsThreads());
+                peakRssKiB = Math.max(peakRssKiB, rssKiB());
                 if (i % 10 == 0)
                     peakCarriers = Math.max(peakCarriers, carrierAndReaperThreads());
                 try {
@@ -245,7 +282,10 @@ public class FileChannelUring {
 
     @TearDown(Level.Iteration)
     public void stopWorkers() throws Exception {
+        long cpu = processCpuNanos() - cpuStart;
         stop = true;
+        if (evicter != null)
+            evicter.join();
         start.release(workers.size());
         for (Thread t : workers)
             t.join();
@@ -255,8 +295,11 @@ public class FileChannelUring {
         sampler.join();
         start.drainPermits();
         fc.close();
+        if (iterationOps > 0)
+            System.out.println("process CPU per op (ns): " + cpu / iterationOps);
         System.out.println("peak OS threads: " + peakThreads);
         System.out.println("peak carrier+reaper threads: " + peakCarriers);
+        System.out.println("peak RSS KiB: " + peakRssKiB);
         if (free)
             System.out.println("operations done: " + completed.sum()
                                + ", counted: " + iterationOps);
@@ -303,8 +346,23 @@ public class FileChannelUring {
                             .limit(blockSize).slice();
     }
 
-    /** One read or write of a block at a random position. */
+    /**
+     * One read or write of a block at a random position; with {@code op=search},
+     * one request of a search engine that reads its index with positional reads
+     * into heap buffers: a term's entry (1 KiB), its postings (4 KiB), and
+     * SEARCH_DOCS stored documents of 1 to 16 KiB, each at a random position.
+     */
     private void operate(ByteBuffer bb, SplittableRandom r, long blocks) throws IOException {
+        if (search) {
+            long size = blocks * blockSize;
+            fc.read(SEARCH_BUFFERS.get()[0].clear(), r.nextLong(size - 1024));
+            fc.read(SEARCH_BUFFERS.get()[2].clear(), r.nextLong(size - 4096));
+            for (int i = 0; i < SEARCH_DOCS; i++) {
+                ByteBuffer doc = SEARCH_BUFFERS.get()[r.nextInt(5)].clear();
+                fc.read(doc, r.nextLong(size - doc.capacity()));
+            }
+            return;
+        }
         long position = r.nextLong(blocks) * blockSize;
         bb.clear();
         if (write) {
@@ -469,11 +527,28 @@ public class FileChannelUring {
         }
     }
 
+    /** The CPU time, user and system, of this process in nanoseconds. */
+    static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean)
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
+    }
+
     static int liveOsThreads() {
+        return (int) procStatus("Threads:");
+    }
+
+    /** The resident set size of this process in KiB. */
+    static long rssKiB() {
+        return procStatus("VmRSS:");
+    }
+
+    /** The number after the given field of /proc/self/status, -1 if there is none. */
+    static long procStatus(String field) {
         try {
             for (String line : procFile(Path.of("/proc/self/status")).lines().toList()) {
-                if (line.startsWith("Threads:"))
-                    return Integer.parseInt(line.substring(8).trim());
+                if (line.startsWith(field))
+                    return Long.parseLong(line.substring(field.length()).trim().split(" ")[0]);
             }
         } catch (IOException e) {
             // ignore

@@ -1,0 +1,209 @@
+/*
+ * Copyright (c) 2026, nio-uring contributors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ *
+ * Please contact Oracle, 500 Oracle Parkway, Redwood Shores, CA 94065 USA
+ * or visit www.oracle.com if you need additional information or have any
+ * questions.
+ */
+
+/*
+ * @test
+ * @summary What -Djdk.nio.file.ioUring.debug=true reports at exit about the paths that
+ *          reads took, for a few load shapes in each mode: a hot file read by many
+ *          virtual threads (no read would block), cold reads by one virtual thread
+ *          (they block the carrier in auto), by many (a few at a time are compensated,
+ *          the others park on a ring in auto; all are compensated in compensate), and
+ *          by platform threads (never counted);
+ *          every read's bytes are checked
+ * @requires os.family == "linux"
+ * @key randomness
+ * @library /test/lib
+ * @build jdk.test.lib.RandomFactory IoUringRings
+ * @run main/othervm/timeout=300 IoUringStatistics
+ */
+
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import static java.nio.file.StandardOpenOption.*;
+
+import jdk.test.lib.RandomFactory;
+import jdk.test.lib.process.OutputAnalyzer;
+import jdk.test.lib.process.ProcessTools;
+import jtreg.SkippedException;
+
+public class IoUringStatistics {
+    static final int BLOCKS = 16384;
+    static final int OPS = 64;
+    static final Pattern STATS = Pattern.compile("jdk\\.nio\\.file\\.ioUring: (wouldBlock=.*)");
+
+    public static void main(String[] args) throws Exception {
+        if (args.length > 0) {
+            child(args[0], Path.of(args[1]), Long.parseLong(args[2]));
+            return;
+        }
+        long seed = RandomFactory.getRandom().nextLong();
+        Path file = Files.createTempFile(Path.of("."), "statistics", ".dat");
+        try {
+            byte[] data = new byte[BLOCKS * 4096];
+            new Random(seed).nextBytes(data);
+            try (FileChannel fc = FileChannel.open(file, WRITE)) {
+                fc.write(ByteBuffer.wrap(data));
+                fc.force(false);
+            }
+            boolean cold = IoUringRings.canEvict(file);
+            boolean ring = run("always", "hot", file, seed).getStderr().contains("using io_uring");
+            if (!ring)
+                throw new SkippedException("io_uring not available here");
+
+            // hot: no read would block, in any mode
+            for (String mode : List.of("auto", "compensate", "always")) {
+                Map<String, Long> s = stats(run(mode, "hot", file, seed));
+                expect(mode + ", hot, many virtual threads", s, "wouldBlock", 0);
+                expect(mode + ", hot, many virtual threads", s, "blocked", 0);
+                expect(mode + ", hot, many virtual threads", s, "compensated", 0);
+                if (!mode.equals("always"))
+                    expect(mode + ", hot, many virtual threads", s, "ring", 0);
+            }
+            if (!cold) {
+                System.out.println("the page cache keeps the file here: cold shapes skipped");
+                return;
+            }
+            // platform threads: upstream's pread, never counted
+            for (String mode : List.of("auto", "compensate")) {
+                Map<String, Long> s = stats(run(mode, "platform", file, seed));
+                expect(mode + ", cold, platform threads", s, "wouldBlock", 0);
+                expect(mode + ", cold, platform threads", s, "ring", 0);
+            }
+            // one virtual thread: nothing else wants the carrier
+            Map<String, Long> s = stats(run("auto", "one", file, seed));
+            positive("auto, cold, one virtual thread", s, "wouldBlock");
+            expect("auto, cold, one virtual thread", s, "blocked", s.get("wouldBlock"));
+            expect("auto, cold, one virtual thread", s, "ring", 0);
+            // many virtual threads: a few reads at a time block with compensation,
+            // the others park on a ring
+            s = stats(run("auto", "many", file, seed));
+            positive("auto, cold, many virtual threads", s, "wouldBlock");
+            positive("auto, cold, many virtual threads", s, "ring");
+            positive("auto, cold, many virtual threads", s, "compensated");
+            expect("auto, cold, many virtual threads", s, "fallback", 0);
+            expect("auto, cold, many virtual threads", s, "wouldBlock",
+                   s.get("blocked") + s.get("compensated") + s.get("ring"));
+            s = stats(run("compensate", "many", file, seed));
+            positive("compensate, cold, many virtual threads", s, "wouldBlock");
+            expect("compensate, cold, many virtual threads", s, "compensated", s.get("wouldBlock"));
+            expect("compensate, cold, many virtual threads", s, "ring", 0);
+            s = stats(run("never", "many", file, seed));
+            for (String key : List.of("wouldBlock", "blocked", "compensated", "ring", "fallback"))
+                expect("never, cold, many virtual threads", s, key, 0);
+        } finally {
+            Files.deleteIfExists(file);
+        }
+        System.out.println("passed");
+    }
+
+    static OutputAnalyzer run(String mode, String shape, Path file, long seed) throws Exception {
+        OutputAnalyzer out = ProcessTools.executeTestJava(
+                "-Djdk.nio.file.ioUring=" + mode, "-Djdk.nio.file.ioUring.debug=true",
+                "IoUringStatistics", shape, file.toString(), Long.toString(seed));
+        System.out.println(mode + " " + shape + ": " + out.getStderr().strip());
+        out.shouldHaveExitValue(0);
+        return out;
+    }
+
+    /** The counts of the statistics line, empty if there is none. */
+    static Map<String, Long> stats(OutputAnalyzer out) {
+        Map<String, Long> map = new HashMap<>();
+        Matcher m = STATS.matcher(out.getStderr());
+        if (m.find()) {
+            for (String kv : m.group(1).strip().split(" ")) {
+                String[] p = kv.split("=");
+                map.put(p[0], Long.parseLong(p[1]));
+            }
+        }
+        return map;
+    }
+
+    static void expect(String what, Map<String, Long> s, String key, long value) {
+        if (s.get(key) == null || s.get(key) != value)
+            throw new RuntimeException(what + ": " + key + " is " + s.get(key)
+                                       + ", expected " + value + " (" + s + ")");
+    }
+
+    static void positive(String what, Map<String, Long> s, String key) {
+        if (s.get(key) == null || s.get(key) <= 0)
+            throw new RuntimeException(what + ": " + key + " is " + s.get(key)
+                                       + ", expected more than 0 (" + s + ")");
+    }
+
+    /**
+     * The child: reads random 4 KiB blocks of the file in the given shape and
+     * checks every block against the data made from the seed.
+     */
+    static void child(String shape, Path file, long seed) throws Exception {
+        byte[] data = new byte[BLOCKS * 4096];
+        new Random(seed).nextBytes(data);
+        if (shape.equals("hot")) {
+            Files.readAllBytes(file);
+        } else {
+            IoUringRings.evict(file);
+        }
+        int threads = switch (shape) {
+            case "one" -> 1;
+            case "platform" -> 4;
+            default -> 64;
+        };
+        try (FileChannel fc = FileChannel.open(file, READ)) {
+            List<Thread> readers = new ArrayList<>();
+            Throwable[] failure = new Throwable[1];
+            for (int t = 0; t < threads; t++) {
+                Random r = new Random(seed + t);
+                Runnable task = () -> {
+                    ByteBuffer bb = ByteBuffer.allocateDirect(4096);
+                    try {
+                        for (int i = 0; i < OPS; i++) {
+                            int block = r.nextInt(BLOCKS);
+                            if (fc.read(bb.clear(), block * 4096L) != 4096)
+                                throw new RuntimeException("short read");
+                            for (int k = 0; k < 4096; k++) {
+                                if (bb.get(k) != data[block * 4096 + k])
+                                    throw new RuntimeException("byte " + k + " of block " + block);
+                            }
+                        }
+                    } catch (Throwable e) {
+                        failure[0] = e;
+                    }
+                };
+                readers.add(shape.equals("platform") ? Thread.ofPlatform().start(task)
+                                                     : Thread.ofVirtual().start(task));
+            }
+            for (Thread t : readers)
+                t.join();
+            if (failure[0] != null)
+                throw new RuntimeException(failure[0]);
+        }
+    }
+}
