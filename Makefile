@@ -114,13 +114,15 @@ compare: micro baseline
 # baseline again (A/A), the baseline with 256 carriers, and the patched JDK in auto, compensate
 # and always; prints one table against the baseline and fails a cell that the guard rejects.
 # CELLS narrows it ("cold V256,hot V1"); ROUNDS (default 4) and ROUNDS_LOW (V1 and V4,
-# default 8) set the rounds; JMH_OPTIONS replaces "-wi 1 -w 1 -i 3 -r 1".
+# default 8) set the rounds; JMH_OPTIONS replaces "-wi 1 -w 1 -i 3 -r 1"; REPORT=1 only redraws
+# the table and chart of the cells already run.
 perf-matrix: micro baseline
 	@$(SCRIPTS)/deps.sh --for gnuplot
 	@python3 $(SCRIPTS)/perf-matrix.py --baseline $(BUILD_DIR)/baseline-jdk --patched $(BUILD_DIR)/jdk \
 	    --jar $(BUILD_DIR)/benchmarks.jar --out $(BUILD_DIR)/perf-matrix \
 	    $(if $(CELLS),--cells '$(CELLS)') $(if $(ROUNDS),--rounds $(ROUNDS)) \
-	    $(if $(ROUNDS_LOW),--rounds-low $(ROUNDS_LOW)) $(if $(JMH_OPTIONS),--jmh '$(JMH_OPTIONS)')
+	    $(if $(ROUNDS_LOW),--rounds-low $(ROUNDS_LOW)) $(if $(JMH_OPTIONS),--jmh '$(JMH_OPTIONS)') \
+	    $(if $(REPORT),--report)
 
 # fio's io_uring figures for FileChannelUring's files (the device limit beside the benchmark)
 fio:

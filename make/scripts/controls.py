@@ -140,6 +140,11 @@ def main():
     print("table: " + os.path.join(a.out, "table.md"))
 
 
+def num(x):
+    """A score with three significant digits at least."""
+    return "%.0f" % x if x >= 100 else "%.3g" % x
+
+
 def format_case(case, names, rounds):
     label = case["benchmark"].rsplit(".", 2)[-2] + "." + case["benchmark"].rsplit(".", 1)[1]
     shown = ", ".join("%s=%s" % kv for kv in sorted(case["params"].items())
@@ -152,8 +157,8 @@ def format_case(case, names, rounds):
         c = case["configs"][n]
         r = c["ratio"]
         rss = c["peaks"].get("RSS KiB")
-        lines.append("| %s | %.0f | %.3f (%.3f-%.3f) | %s | %s | %s | %s |" % (
-            n, c["mean"], r[0], r[1], r[2],
+        lines.append("| %s | %s | %.3f (%.3f-%.3f) | %s | %s | %s | %s |" % (
+            n, num(c["mean"]), r[0], r[1], r[2],
             "%.1f" % c["cpu_us"] if c["cpu_us"] is not None else "-",
             c["peaks"].get("OS threads", "-"), c["peaks"].get("carrier+reaper threads", "-"),
             "%.0f" % (rss / 1024) if rss else "-"))

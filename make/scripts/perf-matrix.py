@@ -27,6 +27,8 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import controls  # noqa: E402
 
 # name, benchmark, JMH parameters
 CELLS = [
@@ -85,6 +87,8 @@ def main():
     ap.add_argument("--skip-jmh", default="-wi 2 -w 1 -i 3 -r 1")
     ap.add_argument("--floor", type=float, default=0.95)
     ap.add_argument("--depth-share", type=float, default=0.95)
+    ap.add_argument("--report", action="store_true",
+                    help="run nothing: the table and chart of the cells in OUT/matrix.json")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     wanted = [c.strip() for c in a.cells.split(",") if c.strip()]
@@ -95,7 +99,7 @@ def main():
     if os.path.exists(path):
         with open(path) as f:
             results = json.load(f)   # cells of an earlier run of the same OUT are kept
-    for name, bench, params in cells:
+    for name, bench, params in ([] if a.report else cells):
         skip = name.startswith("skip")
         rounds = a.rounds_low if not skip and threads_of(name) <= 4 else a.rounds
         out = os.path.join(a.out, name.replace(" ", "-"))
@@ -145,8 +149,8 @@ def table(results, a):
         best = max(CONTROLS, key=lambda k: cs[k]["mean"])
         cpu = lambda k: ("%.1f" % cs[k]["cpu_us"]) if cs[k].get("cpu_us") else "-"
         thr = lambda k: str(cs[k]["peaks"].get("carrier+reaper threads", "-"))
-        lines.append("| %s | %.0f | %s | %s | %s | %s | %s | %s, %s, %s (%s) | %s, %s |" % (
-            name, cs["baseline"]["mean"], fmt(cs["baseline-AA"]), fmt(cs["auto"]),
+        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s, %s, %s (%s) | %s, %s |" % (
+            name, controls.num(cs["baseline"]["mean"]), fmt(cs["baseline-AA"]), fmt(cs["auto"]),
             fmt(cs["always"]), fmt(cs["compensate"]), fmt(cs["baseline-256"]),
             cpu("baseline"), cpu("auto"), cpu(best), best, thr("auto"), thr(best)))
         auto = cs["auto"]

@@ -1,0 +1,488 @@
+/*
+ * Copyright (c) 2026, nio-uring contributors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.  Oracle designates this
+ * particular file as subject to the "Classpath" exception as provided
+ * by Oracle in the LICENSE file that accompanied this code.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ *
+ * Please contact Oracle, 500 Oracle Parkway, Redwood Shores, CA 94065 USA
+ * or visit www.oracle.com if you need additional information or have any
+ * questions.
+ */
+
+package sun.nio.ch;
+
+import java.io.FileDescriptor;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.AsynchronousCloseException;
+import java.nio.channels.AsynchronousFileChannel;
+import java.nio.channels.CompletionHandler;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import jdk.internal.access.JavaIOFileDescriptorAccess;
+import jdk.internal.access.SharedSecrets;
+import jdk.internal.misc.Unsafe;
+
+/**
+ * An AsynchronousFileChannel whose reads and writes are io_uring operations
+ * on the shared rings of {@link IoUring}: submitted by the initiating thread
+ * (or by a thread submitting at the same time), which does not wait for
+ * them, and completed without a thread blocked per operation. The thread
+ * that takes a completion from the CQ ring hands it to the channel's
+ * executor, where the buffers are updated and released and the Future is
+ * completed or the handler invoked, as upstream's
+ * SimpleAsynchronousFileChannelImpl does in the task that does its I/O. A
+ * task on the executor completes the operations that are there one after
+ * another, and starts another such task before it invokes a handler if more
+ * wait: so a handler that blocks delays no other, while a few threads keep
+ * up with completions that arrive faster than a thread could be woken for
+ * each.
+ *
+ * <p> Everything else is upstream's: this class extends
+ * SimpleAsynchronousFileChannelImpl, whose lock, tryLock, size, truncate and
+ * force it keeps, and whose read and write it calls for whatever needs no
+ * ring (argument checks, a closed channel, an empty buffer, a shut down
+ * executor) or cannot have one (the ring of the initiating thread is dead).
+ * An operation that the ring does not do (the kernel cancelled it, or
+ * returned EAGAIN or EINTR) is done with pread/pwrite in the executor task.
+ *
+ * <p> Closing the channel stops new submissions, then waits until the kernel
+ * has completed every operation in flight, so that no buffer is released
+ * and the file descriptor is not closed while the kernel may still use
+ * them; then it closes the channel as upstream does. Reads and writes on a
+ * regular file or a block device complete in the time the device takes, so
+ * close does not wait longer than that. Each operation whose completion had
+ * not arrived when close was invoked completes with
+ * AsynchronousCloseException, once the channel is closed.
+ */
+final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileChannelImpl {
+    private static final JavaIOFileDescriptorAccess FD_ACCESS =
+            SharedSecrets.getJavaIOFileDescriptorAccess();
+
+    // for the operations a ring does not do
+    private static final FileDispatcher nd = new FileDispatcherImpl();
+
+    // the most one read(2) or pread(2) transfers: Linux MAX_RW_COUNT
+    private static final int MAX_RW_COUNT =
+            Integer.MAX_VALUE & ~(Unsafe.getUnsafe().pageSize() - 1);
+
+    // the executor of channels opened without one, as upstream's channel has
+    // its own; it also runs the completions that a channel's executor rejects
+    private static class DefaultExecutorHolder {
+        static final ExecutorService defaultExecutor =
+            ThreadPool.createDefault().executor();
+    }
+
+    // set while a thread submits a runner to a channel's executor
+    private static final ThreadLocal<Boolean> STARTING = new ThreadLocal<>();
+
+    private final int fd;
+
+    // operations submitted to a ring whose completion has not arrived
+    private final AtomicInteger inFlight = new AtomicInteger();
+
+    // set by close before it waits for the operations in flight
+    private volatile boolean closing;
+    private volatile Thread closer;
+
+    // the operations whose completion arrived after close was invoked,
+    // completed by close once the channel is closed (guarded by itself)
+    private final List<Operation<?>> closedOperations = new ArrayList<>();
+
+    // operations whose completion has arrived, waiting for a runner: a task
+    // on the executor that completes them one after another (see runner)
+    private final ConcurrentLinkedQueue<Operation<?>> completed = new ConcurrentLinkedQueue<>();
+
+    // runners that will take another operation from completed: submitted,
+    // or between two operations
+    private final AtomicInteger takers = new AtomicInteger();
+
+    private final Runnable runner = this::runCompleted;
+
+    private IoUringAsynchronousFileChannelImpl(FileDescriptor fdObj,
+                                               String path,
+                                               boolean reading,
+                                               boolean writing,
+                                               ExecutorService executor)
+    {
+        super(fdObj, path, reading, writing, executor);
+        this.fd = FD_ACCESS.get(fdObj);
+    }
+
+    /**
+     * Returns a channel for the given file descriptor, of a regular file or a
+     * block device, with the given thread pool or, if null, the default
+     * executor.
+     */
+    static AsynchronousFileChannel create(FileDescriptor fdo,
+                                          String path,
+                                          boolean reading,
+                                          boolean writing,
+                                          ThreadPool pool)
+    {
+        ExecutorService executor = (pool == null) ?
+            DefaultExecutorHolder.defaultExecutor : pool.executor();
+        return new IoUringAsynchronousFileChannelImpl(fdo, path, reading, writing, executor);
+    }
+
+    @Override
+    public void close() throws IOException {
+        synchronized (closedOperations) {
+            if (closing)
+                return;     // closed or being closed
+            closer = Thread.currentThread();
+            closing = true;
+        }
+
+        // no operation is submitted after this (see submit); wait for the
+        // completions of those in flight, as the kernel uses their buffers
+        // and the file
+        boolean interrupted = false;
+        while (inFlight.get() > 0) {
+            LockSupport.park(this);
+            if (Thread.interrupted())
+                interrupted = true;
+        }
+        try {
+            super.close();
+        } finally {
+            if (interrupted)
+                Thread.currentThread().interrupt();
+            List<Operation<?>> operations;
+            synchronized (closedOperations) {
+                operations = List.copyOf(closedOperations);
+                closedOperations.clear();
+            }
+            for (Operation<?> op : operations) {
+                handOff(op);
+            }
+        }
+    }
+
+    @Override
+    <A> Future<Integer> implRead(ByteBuffer dst, long position, A attachment,
+                                 CompletionHandler<Integer,? super A> handler) {
+        return transfer(false, dst, position, attachment, handler);
+    }
+
+    @Override
+    <A> Future<Integer> implWrite(ByteBuffer src, long position, A attachment,
+                                  CompletionHandler<Integer,? super A> handler) {
+        return transfer(true, src, position, attachment, handler);
+    }
+
+    /**
+     * Reads or writes through the ring of the current thread or, if there is
+     * none or upstream's code is to take the call, as upstream does.
+     */
+    private <A> Future<Integer> transfer(boolean write, ByteBuffer bb, long position,
+                                         A attachment,
+                                         CompletionHandler<Integer,? super A> handler) {
+        IoUring ring = ringFor(write, bb, position);
+        return (ring == null) ? upstream(write, bb, position, attachment, handler)
+                              : submit(ring, write, bb, position, attachment, handler);
+    }
+
+    /**
+     * Reads or writes as upstream's channel does.
+     */
+    private <A> Future<Integer> upstream(boolean write, ByteBuffer bb, long position,
+                                         A attachment,
+                                         CompletionHandler<Integer,? super A> handler) {
+        return write ? super.implWrite(bb, position, attachment, handler)
+                     : super.implRead(bb, position, attachment, handler);
+    }
+
+    /**
+     * Returns the ring for a read or write, or null if upstream's code is to
+     * take it: it throws, completes at once, rejects, or there is no ring.
+     */
+    private IoUring ringFor(boolean write, ByteBuffer bb, long position) {
+        if (position < 0 || !(write ? writing : reading) || (!write && bb.isReadOnly())
+                || !bb.hasRemaining() || !isOpen() || closing || executor.isShutdown())
+            return null;
+        return IoUring.ring();
+    }
+
+    /**
+     * Submits a read or write to the ring, or does it as upstream's channel
+     * does if the channel is being closed. The channel counts the operation
+     * as in flight before it looks at closing, and close sets closing before
+     * it looks at the count: so either close waits for the operation, or the
+     * operation sees closing and is not submitted.
+     */
+    private <A> Future<Integer> submit(IoUring ring,
+                                       boolean write,
+                                       ByteBuffer bb,
+                                       long position,
+                                       A attachment,
+                                       CompletionHandler<Integer,? super A> handler)
+    {
+        Operation<A> op = new Operation<>(write, bb, position, attachment, handler);
+        inFlight.incrementAndGet();
+        if (closing) {
+            if (inFlight.decrementAndGet() == 0)
+                LockSupport.unpark(closer);
+            op.release();
+            return upstream(write, bb, position, attachment, handler);
+        }
+        ring.submit(write, fd, op.address, op.length, position, op);
+        return op.future;
+    }
+
+    /**
+     * Hands a completed operation to the channel's executor: queues it, and
+     * starts a runner unless one will take it. Once the executor is shut
+     * down, a runner it took may never run, so each operation starts one.
+     */
+    private void handOff(Operation<?> op) {
+        completed.add(op);
+        if (takers.get() == 0 || executor.isShutdown())
+            startRunner();
+    }
+
+    /**
+     * Submits a runner to the channel's executor or, if it is shut down or
+     * rejects the runner, to the default executor: the operations were
+     * accepted, and upstream's channel, whose tasks were accepted when they
+     * started, would complete them.
+     */
+    private void startRunner() {
+        takers.incrementAndGet();
+        if (!executor.isShutdown()) {
+            STARTING.set(Boolean.TRUE);
+            try {
+                executor.execute(runner);
+                return;
+            } catch (RuntimeException e) {
+                // rejected
+            } finally {
+                STARTING.remove();
+            }
+        }
+        DefaultExecutorHolder.defaultExecutor.execute(runner);
+    }
+
+    /**
+     * A runner: completes the queued operations one after another, on a
+     * thread of the executor, until there is none. Before it completes one,
+     * and so invokes a handler that may block, it starts another runner if
+     * more operations wait and no other runner will take them: so a handler
+     * delays no other, as with upstream's task per operation, while a few
+     * threads complete operations that arrive faster than one thread could
+     * be woken for each.
+     */
+    private void runCompleted() {
+        // an executor that runs tasks in the thread that submits them (a
+        // direct executor, CallerRunsPolicy): not in that thread, which may be
+        // a reaper, where no application code runs, or a runner, which would
+        // recurse once for each operation that waits
+        if (STARTING.get() != null) {
+            DefaultExecutorHolder.defaultExecutor.execute(runner);
+            return;
+        }
+        for (;;) {
+            Operation<?> op = completed.poll();
+            if (op == null) {
+                takers.decrementAndGet();
+                // what was queued meanwhile counted on this runner to take it
+                if (completed.isEmpty())
+                    return;
+                takers.incrementAndGet();
+                continue;
+            }
+            if (takers.decrementAndGet() == 0 && !completed.isEmpty())
+                startRunner();
+            boolean done = false;
+            try {
+                op.run();
+                done = true;
+            } finally {
+                // a handler that throws ends this runner, as it would end
+                // upstream's task; the others are left to another
+                if (!done && takers.get() == 0 && !completed.isEmpty())
+                    startRunner();
+            }
+            takers.incrementAndGet();
+        }
+    }
+
+    /**
+     * A read or write submitted to a ring: its completion, handed off to the
+     * channel's executor, and the task that completes it there.
+     */
+    private final class Operation<A> implements IoUring.Completion {
+        private final boolean write;
+        private final ByteBuffer bb;        // the caller's buffer
+        private final int pos;              // its position at the start
+        private final ByteBuffer buf;       // bb if direct, else a temporary direct buffer
+        final long address;
+        final int length;
+        private final long position;
+        private final A attachment;
+        private final CompletionHandler<Integer,? super A> handler;
+        final PendingFuture<Integer,A> future;
+
+        // written by completed before it hands off, read by run
+        private int result;
+        private boolean closedFirst;
+
+        /**
+         * Prepares the operation: acquires the buffer's scope, as upstream's
+         * channel does, and substitutes a temporary direct buffer for a heap
+         * buffer, with a copy of what is to be written.
+         */
+        Operation(boolean write, ByteBuffer bb, long position, A attachment,
+                  CompletionHandler<Integer,? super A> handler) {
+            this.write = write;
+            this.bb = bb;
+            this.pos = bb.position();
+            this.length = Math.min(bb.remaining(), MAX_RW_COUNT);
+            this.position = position;
+            this.attachment = attachment;
+            this.handler = handler;
+            this.future = (handler == null)
+                    ? new PendingFuture<>(IoUringAsynchronousFileChannelImpl.this) : null;
+            IOUtil.acquireScope(bb, true);
+            if (bb instanceof DirectBuffer) {
+                buf = bb;
+                address = IOUtil.bufferAddress(bb) + pos;
+            } else {
+                try {
+                    buf = Util.getTemporaryDirectBuffer(length);
+                    if (write)
+                        buf.put(0, bb, pos, length);
+                } catch (Throwable e) {
+                    IOUtil.releaseScope(bb);
+                    throw e;
+                }
+                address = IOUtil.bufferAddress(buf);
+            }
+        }
+
+        /**
+         * Releases the buffers. Called once the kernel is done with them, or
+         * if the operation was not submitted.
+         */
+        void release() {
+            if (buf != bb)
+                Util.releaseTemporaryDirectBuffer(buf);
+            IOUtil.releaseScope(bb);
+        }
+
+        /**
+         * Receives the result from the ring, on the thread that took the
+         * completion: hands it off to the executor, or leaves it to close if
+         * the channel is being closed.
+         */
+        @Override
+        public void completed(int result) {
+            this.result = result;
+            boolean queued = false;
+            if (closing) {
+                closedFirst = true;
+                synchronized (closedOperations) {
+                    closedOperations.add(this);
+                }
+                queued = true;
+            }
+            if (inFlight.decrementAndGet() == 0 && closing)
+                LockSupport.unpark(closer);
+            if (!queued)
+                handOff(this);
+        }
+
+        /**
+         * Completes the operation, on the executor: maps the result as
+         * upstream's channel maps pread's and pwrite's, or does the
+         * operation with pread/pwrite if the ring did not, updates the
+         * buffer, releases it, and completes the Future or invokes the
+         * handler.
+         */
+        void run() {
+            int n = 0;
+            Throwable exc = null;
+            try {
+                n = finish();
+                if (n < 0 && !isOpen())
+                    throw new AsynchronousCloseException();
+            } catch (IOException x) {
+                if (!isOpen())
+                    x = new AsynchronousCloseException();
+                exc = x;
+            } finally {
+                release();
+            }
+            if (handler == null) {
+                future.setResult(n, exc);
+            } else {
+                Invoker.invokeUnchecked(handler, attachment, n, exc);
+            }
+        }
+
+        /**
+         * Returns what upstream's pread/pwrite loop returns for this
+         * operation, and updates the caller's buffer.
+         */
+        private int finish() throws IOException {
+            if (closedFirst)
+                throw new AsynchronousCloseException();
+            int n = result;
+            if (n == 0 && !write) {
+                n = IOStatus.EOF;
+            } else if (n < 0 && n != IoUring.FALLBACK) {
+                n = IoUring.error0(n, !write);      // throws unless EINTR or EAGAIN
+            }
+            if (n == IoUring.FALLBACK || n == IOStatus.INTERRUPTED || n == IOStatus.UNAVAILABLE)
+                n = transfer();
+            if (n > 0) {
+                // as Windows' channel: a caller that changed the buffer meanwhile
+                // does not stop the completion
+                try {
+                    if (buf != bb && !write)
+                        bb.put(pos, buf, 0, n);
+                    bb.position(pos + n);
+                } catch (RuntimeException e) {
+                    // ignore
+                }
+            }
+            return n;
+        }
+
+        /**
+         * Reads or writes with pread/pwrite, as upstream's channel does.
+         */
+        private int transfer() throws IOException {
+            try {
+                begin();
+                int n;
+                do {
+                    n = write ? nd.pwrite(fdObj, address, length, position)
+                              : nd.pread(fdObj, address, length, position);
+                } while ((n == IOStatus.INTERRUPTED) && isOpen());
+                return n;
+            } finally {
+                end();
+            }
+        }
+    }
+}

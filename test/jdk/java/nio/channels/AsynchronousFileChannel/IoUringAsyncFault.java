@@ -1,0 +1,129 @@
+/*
+ * Copyright (c) 2026, nio-uring contributors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ *
+ * Please contact Oracle, 500 Oracle Parkway, Redwood Shores, CA 94065 USA
+ * or visit www.oracle.com if you need additional information or have any
+ * questions.
+ */
+
+/*
+ * @test id=submit
+ * @summary A ring that dies under an AsynchronousFileChannel (the 40th submission fails,
+ *          or the reaper's 20th wait for completions): every read and write, in flight or
+ *          queued then or started later, completes once with the bytes pread/pwrite give,
+ *          through the ring, pread/pwrite in the executor's task, or upstream's channel;
+ *          and close returns
+ * @requires os.family == "linux"
+ * @key randomness
+ * @library /test/lib ../FileChannel
+ * @build jdk.test.lib.RandomFactory IoUringRings IoUringAsyncChannels
+ * @run main/othervm -Djdk.nio.file.ioUring.rings=1 -Djdk.nio.file.ioUring.testFault=submit:40
+ *      IoUringAsyncFault
+ */
+
+/*
+ * @test id=wait
+ * @requires os.family == "linux"
+ * @key randomness
+ * @library /test/lib ../FileChannel
+ * @build jdk.test.lib.RandomFactory IoUringRings IoUringAsyncChannels
+ * @run main/othervm -Djdk.nio.file.ioUring.rings=1 -Djdk.nio.file.ioUring.testFault=wait:20
+ *      IoUringAsyncFault
+ */
+
+import java.nio.ByteBuffer;
+import java.nio.channels.AsynchronousFileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import static java.nio.file.StandardOpenOption.*;
+
+import jdk.test.lib.RandomFactory;
+
+public class IoUringAsyncFault {
+    static final Random RAND = RandomFactory.getRandom();
+    static final int BLOCK = 4096;
+    static final int FILE_SIZE = 16 << 20;
+
+    public static void main(String[] args) throws Exception {
+        byte[] data = IoUringAsyncChannels.randomBytes(RAND, FILE_SIZE);
+        Path file = IoUringAsyncChannels.createFile("fault", data);
+        try {
+            AsynchronousFileChannel ch = AsynchronousFileChannel.open(file, READ, WRITE);
+            boolean uring = IoUringAsyncChannels.checkImplementation(ch);
+            System.out.println("io_uring channel: " + uring);
+            List<Integer> blocks = new ArrayList<>();
+            for (int i = 0; i < FILE_SIZE / BLOCK; i++)
+                blocks.add(i);
+            Collections.shuffle(blocks, RAND);
+            // rounds of 100 operations, the ring dying during the first
+            for (int round = 0; round < 3; round++) {
+                IoUringRings.evict(file);
+                List<IoUringAsyncChannels.Outcome<Integer>> outcomes = new ArrayList<>();
+                List<ByteBuffer> buffers = new ArrayList<>();
+                List<byte[]> written = new ArrayList<>();
+                for (int i = 0; i < 100; i++) {
+                    int block = blocks.get(round * 100 + i);
+                    boolean write = (i % 3 == 0);
+                    ByteBuffer bb = IoUringAsyncChannels.buffer(i % 2 == 0, BLOCK);
+                    IoUringAsyncChannels.Outcome<Integer> o = new IoUringAsyncChannels.Outcome<>(ch);
+                    if (write) {
+                        byte[] b = IoUringAsyncChannels.randomBytes(RAND, BLOCK);
+                        bb.put(0, b);
+                        written.add(b);
+                        ch.write(bb, (long) block * BLOCK, null, o);
+                    } else {
+                        written.add(null);
+                        ch.read(bb, (long) block * BLOCK, null, o);
+                    }
+                    outcomes.add(o);
+                    buffers.add(bb);
+                }
+                for (int i = 0; i < 100; i++) {
+                    int block = blocks.get(round * 100 + i);
+                    int position = block * BLOCK;
+                    int n = outcomes.get(i).get();
+                    if (written.get(i) != null) {
+                        if (n != BLOCK)
+                            throw new RuntimeException("wrote " + n + " at " + position);
+                        System.arraycopy(written.get(i), 0, data, position, BLOCK);
+                    } else {
+                        IoUringAsyncChannels.checkRead(n, BLOCK, buffers.get(i), data, position);
+                    }
+                }
+                System.out.println("round " + round + ": 100 operations done");
+            }
+            ch.close();
+            if (!Arrays.equals(Files.readAllBytes(file), data))
+                throw new RuntimeException("the file is not what was written");
+            // the ring is dead: a new channel is upstream's
+            try (AsynchronousFileChannel other = AsynchronousFileChannel.open(file, READ)) {
+                System.out.println("after the fault: " + other.getClass().getName());
+                if (uring && !other.getClass().getName().equals(IoUringAsyncChannels.SIMPLE))
+                    throw new RuntimeException("a dead ring's channel: " + other.getClass().getName());
+            }
+        } finally {
+            Files.delete(file);
+        }
+        System.out.println("passed");
+    }
+}
