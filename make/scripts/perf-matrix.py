@@ -121,6 +121,7 @@ def main():
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))
     chart(results, os.path.join(a.out, "reads.png"))
+    skip_chart(results, os.path.join(a.out, "skip.png"))
     for line in failures:
         print("FAIL: " + line)
     print("perf-matrix: %d cells, %d verdicts failed; table: %s"
@@ -186,6 +187,14 @@ def table(results, a):
     return lines, failures
 
 
+def gnuplot(script, png):
+    try:
+        subprocess.run(["gnuplot"], input=script.encode(), check=True)
+        print("chart: " + png)
+    except (OSError, subprocess.CalledProcessError) as e:
+        print("no chart (gnuplot: %s)" % e)
+
+
 def chart(results, png):
     """Cold reads/s (log-log, with the rounds' range) and CPU per read against threads."""
     cold = sorted((threads_of(n), n) for n in results if n.startswith("cold"))
@@ -225,11 +234,47 @@ set yrange [0:*]
 plot %s
 unset multiplot
 """ % (png, ", ".join(plots), ", ".join(cpus))
-    try:
-        subprocess.run(["gnuplot"], input=script.encode(), check=True)
-        print("chart: " + png)
-    except (OSError, subprocess.CalledProcessError) as e:
-        print("no chart (gnuplot: %s)" % e)
+    gnuplot(script, png)
+
+
+def skip_chart(results, png):
+    """Skip end to end: throughput and consumer CPU per MiB of the patched JDK and of the A/A
+    row, as ratios to the baseline with their 95% intervals, a cluster per cell."""
+    cells = [c[0] for c in SKIP_CELLS if c[0] in results]
+    if not cells:
+        return
+    dat = png[:-4] + ".dat"
+    with open(dat, "w") as f:
+        for i, n in enumerate(cells):
+            cs = results[n]["configs"]
+            row = [str(i), '"%s"' % n[len("skip "):].replace(" platform", "").replace(
+                " virtual", " (virtual)")]
+            for k in ("baseline-AA", "patched"):
+                row += ["%.3f" % r for r in cs[k]["ratio"]]
+            for k in ("baseline-AA", "patched"):
+                b, c = cs["baseline"].get("cpu_us"), cs[k].get("cpu_us")
+                row.append("%.3f" % (c / b) if b and c else "nan")
+            f.write(" ".join(row) + "\n")
+    script = """
+set terminal png size 1400,560
+set output '%s'
+set multiplot layout 1,2 title 'Skip end to end: a producer writes while the consumer skips (ratio to the baseline)'
+set xtics rotate by -35 scale 0
+set xrange [-0.6:%f]
+set grid ytics
+set key top left
+set ylabel 'MiB/s skipped (geometric mean of rounds, 95%% interval)'
+plot 1 with lines lc 'black' dt 2 notitle, \\
+     '%s' using ($1-0.12):3:4:5:xtic(2) with yerrorbars pt 7 title 'A/A (baseline again)', \\
+     '' using ($1+0.12):6:7:8 with yerrorbars pt 5 title 'patched'
+set ylabel 'consumer CPU per MiB'
+set yrange [0:*]
+plot 1 with lines lc 'black' dt 2 notitle, \\
+     '%s' using ($1-0.12):9:xtic(2) with points pt 7 title 'A/A (baseline again)', \\
+     '' using ($1+0.12):10 with points pt 5 title 'patched'
+unset multiplot
+""" % (png, len(cells) - 0.4, dat, dat)
+    gnuplot(script, png)
 
 
 if __name__ == "__main__":

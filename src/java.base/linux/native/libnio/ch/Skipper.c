@@ -55,6 +55,13 @@
  */
 static int devNull = -1;
 
+/*
+ * 1 if splice from a pipe honours the pipe's O_NONBLOCK (Linux 5.1 and
+ * later): then one splice does what a read does, blocking only if the pipe
+ * is in blocking mode.
+ */
+static int spliceHonoursNonBlock = 0;
+
 JNIEXPORT void JNICALL
 Java_sun_nio_ch_Skipper_init0(JNIEnv *env, jclass clazz)
 {
@@ -63,7 +70,15 @@ Java_sun_nio_ch_Skipper_init0(JNIEnv *env, jclass clazz)
     if (fd < 0)
         return;
     if (fstat(fd, &st) == 0 && S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3)) {
+        int p[2];
         devNull = fd;
+        /* an empty pipe in non-blocking mode: EAGAIN without SPLICE_F_NONBLOCK? */
+        if (pipe2(p, O_NONBLOCK | O_CLOEXEC) == 0) {
+            if (splice(p[0], NULL, devNull, NULL, 1, 0) < 0 && errno == EAGAIN)
+                spliceHonoursNonBlock = 1;
+            close(p[0]);
+            close(p[1]);
+        }
     } else {
         close(fd);
     }
@@ -71,19 +86,22 @@ Java_sun_nio_ch_Skipper_init0(JNIEnv *env, jclass clazz)
 
 /*
  * Splices up to len bytes from fd into /dev/null as a read of fd would read
- * them. SPLICE_F_NONBLOCK first, as before Linux 5.1 splice ignores the
- * pipe's O_NONBLOCK, so that a virtual thread's non-blocking pipe never
- * blocks its carrier; an empty pipe in blocking mode is then waited for in a
- * blocking splice, which, as read(2), holds the file while it waits (a close
- * by another thread does not wake it, a signal does, and the descriptor
- * number cannot be reused under it). Returns the count, 0 at end of file, or
+ * them: one splice where splice honours the pipe's O_NONBLOCK; else
+ * SPLICE_F_NONBLOCK first, so that a virtual thread's non-blocking pipe never
+ * blocks its carrier, and an empty pipe in blocking mode is then waited for
+ * in a blocking splice. A blocking splice, as read(2), holds the file while
+ * it waits (a close by another thread does not wake it, a signal does, and
+ * the descriptor number cannot be reused under it). Returns the count, 0 at end of file, or
  * -1 with errno set: EAGAIN for an empty pipe in non-blocking mode, EINTR,
  * and EINVAL if fd is not a pipe.
  */
 static ssize_t
 spliceToNull(int fd, jint len)
 {
-    ssize_t n = splice(fd, NULL, devNull, NULL, (size_t)len, SPLICE_F_NONBLOCK);
+    ssize_t n;
+    if (spliceHonoursNonBlock)
+        return splice(fd, NULL, devNull, NULL, (size_t)len, 0);
+    n = splice(fd, NULL, devNull, NULL, (size_t)len, SPLICE_F_NONBLOCK);
     if (n < 0 && errno == EAGAIN) {
         int fl = fcntl(fd, F_GETFL);
         if (fl < 0)

@@ -26,8 +26,9 @@
  * @summary AsynchronousFileChannel reads and writes, Future and CompletionHandler forms,
  *          initiated by platform and virtual threads, into heap and direct buffers: the
  *          bytes, the return values, the buffer positions and the exceptions are those of
- *          upstream's channel (the never run) and of pread/pwrite (FileChannel), and on
- *          the patched JDK the channel is io_uring's and its operations go to a ring
+ *          upstream's channel (the never run) and of pread/pwrite (FileChannel); on the
+ *          patched JDK the channel is io_uring's, and in always, where an operation goes to
+ *          the ring also when it is the only one outstanding, every one goes to a ring
  * @requires os.family == "linux"
  * @key randomness
  * @library /test/lib ../FileChannel
@@ -42,6 +43,15 @@
  * @library /test/lib ../FileChannel
  * @build jdk.test.lib.RandomFactory IoUringRings IoUringAsyncChannels
  * @run main/othervm -Djdk.nio.file.ioUring=never IoUringAsyncBasic
+ */
+
+/*
+ * @test id=always
+ * @requires os.family == "linux"
+ * @key randomness
+ * @library /test/lib ../FileChannel
+ * @build jdk.test.lib.RandomFactory IoUringRings IoUringAsyncChannels
+ * @run main/othervm -Djdk.nio.file.ioUring=always IoUringAsyncBasic
  */
 
 /*
@@ -116,13 +126,14 @@ public class IoUringAsyncBasic {
             farPositions(file);
             upstreamOperations(file);
 
-            if (uring) {
+            // one at a time, the operations go to the ring in always only
+            if (uring && IoUringAsyncChannels.always()) {
                 long done = IoUringRings.completions() - before;
                 System.out.println(operations + " operations, " + done + " ring completions");
                 if (done < operations)
                     throw new RuntimeException("only " + done + " ring completions for "
                                                + operations + " operations");
-            } else if (!IoUringRings.fds().isEmpty()
+            } else if (!uring && !IoUringRings.fds().isEmpty()
                        && !"never".equals(System.getProperty("jdk.nio.file.ioUring"))) {
                 throw new RuntimeException("rings were set up but the channel is upstream's");
             }

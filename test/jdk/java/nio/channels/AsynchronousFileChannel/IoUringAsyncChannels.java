@@ -54,6 +54,15 @@ final class IoUringAsyncChannels {
     static final long TIMEOUT_SECONDS = 120;
 
     /**
+     * Returns true if jdk.nio.file.ioUring is always: an io_uring channel
+     * sends every read and write to the ring, also the only one outstanding
+     * and a buffered write, which in auto it does as upstream does.
+     */
+    static boolean always() {
+        return "always".equals(System.getProperty("jdk.nio.file.ioUring"));
+    }
+
+    /**
      * Returns true if this VM opens io_uring channels: jdk.nio.file.ioUring
      * is not never, no failure is simulated, and the VM has rings. Call it
      * after a channel has been opened, which sets the rings up.

@@ -46,6 +46,15 @@
  */
 
 /*
+ * @test id=always
+ * @requires os.family == "linux"
+ * @key randomness
+ * @library /test/lib ../FileChannel
+ * @build jdk.test.lib.RandomFactory IoUringRings IoUringAsyncChannels
+ * @run main/othervm/timeout=600 -Djdk.nio.file.ioUring=always IoUringAsyncClose
+ */
+
+/*
  * @test id=depth64
  * @summary The same with rings of 64 slots, so that the initiating thread waits for free
  *          slots while close runs

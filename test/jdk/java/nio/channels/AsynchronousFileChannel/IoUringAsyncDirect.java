@@ -43,6 +43,15 @@
  * @run main/othervm -Djdk.nio.file.ioUring=never IoUringAsyncDirect
  */
 
+/*
+ * @test id=always
+ * @requires os.family == "linux"
+ * @key randomness
+ * @library /test/lib ../FileChannel
+ * @build jdk.test.lib.RandomFactory IoUringRings IoUringAsyncChannels
+ * @run main/othervm -Djdk.nio.file.ioUring=always IoUringAsyncDirect
+ */
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.AsynchronousFileChannel;

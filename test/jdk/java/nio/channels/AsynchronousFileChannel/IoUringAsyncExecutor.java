@@ -45,6 +45,15 @@
  * @run main/othervm/timeout=600 -Djdk.nio.file.ioUring=never IoUringAsyncExecutor
  */
 
+/*
+ * @test id=always
+ * @requires os.family == "linux"
+ * @key randomness
+ * @library /test/lib ../FileChannel
+ * @build jdk.test.lib.RandomFactory IoUringRings IoUringAsyncChannels
+ * @run main/othervm/timeout=600 -Djdk.nio.file.ioUring=always IoUringAsyncExecutor
+ */
+
 import java.nio.ByteBuffer;
 import java.nio.channels.AsynchronousFileChannel;
 import java.nio.channels.ShutdownChannelGroupException;

@@ -45,6 +45,15 @@
  */
 
 /*
+ * @test id=always
+ * @requires os.family == "linux"
+ * @key randomness
+ * @library /test/lib ../FileChannel
+ * @build jdk.test.lib.RandomFactory IoUringRings IoUringAsyncChannels
+ * @run main/othervm/timeout=600 -Djdk.nio.file.ioUring=always IoUringAsyncInterrupt
+ */
+
+/*
  * @test id=depth8
  * @requires os.family == "linux"
  * @key randomness

@@ -43,6 +43,16 @@
  *      IoUringAsyncLarge
  */
 
+/*
+ * @test id=always
+ * @requires os.family == "linux"
+ * @requires os.maxMemory >= 12g
+ * @library /test/lib ../FileChannel
+ * @build IoUringRings IoUringAsyncChannels
+ * @run main/othervm/timeout=600 -Xmx3g -XX:MaxDirectMemorySize=3g -Djdk.nio.file.ioUring=always
+ *      IoUringAsyncLarge
+ */
+
 import java.nio.ByteBuffer;
 import java.nio.channels.AsynchronousFileChannel;
 import java.nio.channels.FileChannel;

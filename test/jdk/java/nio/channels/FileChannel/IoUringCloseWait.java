@@ -25,9 +25,9 @@
  * @test id=auto
  * @summary FileChannel.close() and Thread.interrupt() of a virtual thread in a positional
  *          or relative read of a cold file, while other virtual threads compute on every
- *          carrier: with pread/read(2) they return after the read in progress, as upstream's;
- *          a reader parked on a ring needs a carrier first, and they return as soon as one
- *          is free (the documented cost of parking), never later and never hang
+ *          carrier: they return once the read in progress is done, as upstream's do, whether
+ *          the reader blocked its carrier in pread/read(2) or parked on a ring (it need not
+ *          be scheduled first)
  * @requires os.family == "linux"
  * @key randomness
  * @library /test/lib
@@ -102,6 +102,7 @@ public class IoUringCloseWait {
     static final int FILE_SIZE = 8 << 20;
     static final long SPIN_MILLIS = 4000;
     static final long MAX_MILLIS = 1500;
+    static final int ATTEMPTS = 3;
 
     public static void main(String[] args) throws Exception {
         int carriers = Integer.getInteger("jdk.virtualThreadScheduler.parallelism",
@@ -117,8 +118,6 @@ public class IoUringCloseWait {
                 fc.write(bb);
             fc.force(true);     // so that evicting drops every page
         }
-        // with a ring, a parked reader waits for a carrier to return
-        boolean ring = !"never".equals(System.getProperty("jdk.nio.file.ioUring"));
         List<String> failures = new ArrayList<>();
         try {
             for (boolean relative : new boolean[] { true, false }) {
@@ -127,14 +126,20 @@ public class IoUringCloseWait {
                                              : "FileChannel.close() under")
                             + " a virtual thread in a " + (relative ? "relative" : "positional")
                             + " read";
-                    long millis = closeOrInterrupt(file, reference, relative, interrupt,
-                                                   carriers, what);
-                    System.out.println(what + ": " + millis + " ms");
-                    long limit = ring ? SPIN_MILLIS + MAX_MILLIS : MAX_MILLIS;
-                    if (millis > limit)
-                        failures.add(what + " took " + millis + " ms while " + carriers
-                                + " virtual threads computed for " + SPIN_MILLIS
-                                + " ms (limit " + limit + " ms)");
+                    // the best of ATTEMPTS: upstream's own reader, once its read
+                    // is done, can unmount as it enters the thread set's monitor
+                    // while close holds it, and then waits for a carrier too
+                    long millis = Long.MAX_VALUE;
+                    for (int i = 0; i < ATTEMPTS && millis > MAX_MILLIS; i++) {
+                        long m = closeOrInterrupt(file, reference, relative, interrupt,
+                                                  carriers, what);
+                        System.out.println(what + ": " + m + " ms");
+                        millis = Math.min(millis, m);
+                    }
+                    if (millis > MAX_MILLIS)
+                        failures.add(what + " took " + millis + " ms or more in " + ATTEMPTS
+                                + " attempts while " + carriers + " virtual threads computed"
+                                + " for " + SPIN_MILLIS + " ms (limit " + MAX_MILLIS + " ms)");
                 }
             }
         } finally {

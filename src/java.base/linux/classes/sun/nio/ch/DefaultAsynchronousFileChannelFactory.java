@@ -34,26 +34,33 @@ import java.nio.channels.AsynchronousFileChannel;
  * (IoUringAsynchronousFileChannelImpl) where a ring can be had, the file is
  * a regular file or a block device, and the system property
  * {@code jdk.nio.file.ioUring}, read once, is not {@code never}; upstream's
- * SimpleAsynchronousFileChannelImpl otherwise. This class replaces the one
- * of the same name that the other Unix platforms have.
+ * SimpleAsynchronousFileChannelImpl otherwise. In {@code always} the channel
+ * sends every read and write to the ring; otherwise only those that the ring
+ * does sooner (see IoUringAsynchronousFileChannelImpl). This class replaces
+ * the one of the same name that the other Unix platforms have.
  */
 public final class DefaultAsynchronousFileChannelFactory {
     private DefaultAsynchronousFileChannelFactory() { }
 
-    private static final boolean NEVER =
-            "never".equals(System.getProperty("jdk.nio.file.ioUring", "auto"));
+    // jdk.nio.file.ioUring: never (upstream's channel), always (every read
+    // and write through the ring), anything else auto
+    private static final String MODE = System.getProperty("jdk.nio.file.ioUring", "auto");
 
     /**
-     * Returns an AsynchronousFileChannel for the given open file.
+     * Returns an AsynchronousFileChannel for the given open file, whose
+     * writes wait for the device if writesWait is true (O_DIRECT, O_SYNC or
+     * O_DSYNC).
      */
     public static AsynchronousFileChannel open(FileDescriptor fdo,
                                                String path,
                                                boolean reading,
                                                boolean writing,
+                                               boolean writesWait,
                                                ThreadPool pool)
     {
-        if (NEVER || IoUring.ring() == null || !IoUring.isFileOrBlockDevice(fdo))
+        if (MODE.equals("never") || IoUring.ring() == null || !IoUring.isFileOrBlockDevice(fdo))
             return SimpleAsynchronousFileChannelImpl.open(fdo, path, reading, writing, pool);
-        return IoUringAsynchronousFileChannelImpl.create(fdo, path, reading, writing, pool);
+        return IoUringAsynchronousFileChannelImpl.create(fdo, path, reading, writing, writesWait,
+                                                         MODE.equals("always"), pool);
     }
 }

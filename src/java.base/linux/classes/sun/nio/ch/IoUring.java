@@ -108,6 +108,8 @@ final class IoUring {
     private static final boolean TEST_NO_SYNC_CANCEL =
             Boolean.getBoolean("jdk.nio.file.ioUring.testNoSyncCancel");
 
+    private static final boolean DEBUG = Boolean.getBoolean("jdk.nio.file.ioUring.debug");
+
     /**
      * An operation slot. The submitter owns the slot from allocation until it
      * has seen {@code done}; whoever takes the completion whose user_data
@@ -119,6 +121,7 @@ final class IoUring {
         final int index;
         int seq;                   // guarded by submitLock
         volatile long userData;    // written by the owner before submission
+        volatile int fd;           // written by the owner before thread
         volatile Thread thread;    // written by the owner before submission
         volatile Completion action; // written by submit before submission
         int result;
@@ -269,8 +272,10 @@ final class IoUring {
             slot = slots[free[--freeCount]];
             int seq = ++slot.seq & 0x7fffffff;
             slot.userData = ((long) seq << 32) | slot.index;
-            slot.thread = Thread.currentThread();
+            // done, then fd, then thread: see completedFor
             slot.done = false;
+            slot.fd = fd;
+            slot.thread = Thread.currentThread();
             int res;
             if (reapLock.tryLock()) {
                 try {
@@ -669,7 +674,7 @@ final class IoUring {
         synchronized (this) {
             if (deathReason == null) {
                 deathReason = reason;
-                IoUringFileIO.report(name + " failed (" + reason + "), using pread/pwrite");
+                report(name + " failed (" + reason + "), using pread/pwrite");
             }
         }
         // no submission is in progress after this, and none follows
@@ -699,7 +704,7 @@ final class IoUring {
                     return;
                 if (!reported && System.nanoTime() - start > STUCK_REPORT_NANOS) {
                     reported = true;
-                    IoUringFileIO.report(name + ": " + left + " operation(s) still in the"
+                    report(name + ": " + left + " operation(s) still in the"
                                          + " kernel after 10 s; their threads wait for them");
                 }
             } finally {
@@ -766,11 +771,43 @@ final class IoUring {
     }
 
     /**
+     * Prints what happened to a ring (it failed, it still waits for the
+     * kernel), if asked to (jdk.nio.file.ioUring.debug).
+     */
+    static void report(String message) {
+        if (DEBUG)
+            System.err.println("jdk.nio.file.ioUring: " + message);
+    }
+
+    /**
      * Returns what the shared rings are, or why there are none, setting them
      * up at the first call.
      */
     static String status() {
         return Shared.STATUS;
+    }
+
+    /**
+     * Returns true if the given thread waits on a shared ring for an
+     * operation on the given file descriptor that the kernel has completed
+     * with a count (not an error, nor a cancellation, after which the thread
+     * reads or writes again with pread/pwrite): the thread no longer uses the
+     * descriptor, and only waits for a carrier to run it. A slot names its
+     * thread only while the operation is in flight or until that thread
+     * frees it, and a slot taken again is not done before its thread is set.
+     */
+    static boolean completedFor(FileDescriptor fdo, Thread thread) {
+        int fd = FD_ACCESS.get(fdo);
+        IoUring[] rings = created;
+        if (rings != null) {
+            for (IoUring ring : rings) {
+                for (Slot slot : ring.slots) {
+                    if (slot.thread == thread)
+                        return slot.fd == fd && slot.done && slot.result >= 0;
+                }
+            }
+        }
+        return false;
     }
 
     /**

@@ -61,9 +61,12 @@ import jdk.internal.misc.Unsafe;
  * SimpleAsynchronousFileChannelImpl, whose lock, tryLock, size, truncate and
  * force it keeps, and whose read and write it calls for whatever needs no
  * ring (argument checks, a closed channel, an empty buffer, a shut down
- * executor) or cannot have one (the ring of the initiating thread is dead).
- * An operation that the ring does not do (the kernel cancelled it, or
- * returned EAGAIN or EINTR) is done with pread/pwrite in the executor task.
+ * executor), cannot have one (the ring of the initiating thread is dead) or
+ * is done sooner without one: a buffered write, and, unless
+ * jdk.nio.file.ioUring is {@code always}, the only operation outstanding on
+ * the channel (see transfer). An operation that the ring does not do (the
+ * kernel cancelled it, or returned EAGAIN or EINTR) is done with
+ * pread/pwrite in the executor task.
  *
  * <p> Closing the channel stops new submissions, then waits until the kernel
  * has completed every operation in flight, so that no buffer is released
@@ -97,6 +100,17 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
 
     private final int fd;
 
+    // writes wait for the device (O_DIRECT, O_SYNC, O_DSYNC), so that the
+    // ring does them sooner than a thread blocked in pwrite; a buffered
+    // write only copies to the page cache, which pwrite does at once
+    private final boolean ringWrites;
+
+    // every read and write through the ring (jdk.nio.file.ioUring=always)
+    private final boolean always;
+
+    // reads and writes that could take the ring, started and not completed
+    private final AtomicInteger outstanding = new AtomicInteger();
+
     // operations submitted to a ring whose completion has not arrived
     private final AtomicInteger inFlight = new AtomicInteger();
 
@@ -122,26 +136,34 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
                                                String path,
                                                boolean reading,
                                                boolean writing,
+                                               boolean writesWait,
+                                               boolean always,
                                                ExecutorService executor)
     {
         super(fdObj, path, reading, writing, executor);
         this.fd = FD_ACCESS.get(fdObj);
+        this.ringWrites = writesWait || always;
+        this.always = always;
     }
 
     /**
      * Returns a channel for the given file descriptor, of a regular file or a
-     * block device, with the given thread pool or, if null, the default
-     * executor.
+     * block device whose writes wait for the device if writesWait is true,
+     * with the given thread pool or, if null, the default executor; with
+     * always, every read and write goes through the ring.
      */
     static AsynchronousFileChannel create(FileDescriptor fdo,
                                           String path,
                                           boolean reading,
                                           boolean writing,
+                                          boolean writesWait,
+                                          boolean always,
                                           ThreadPool pool)
     {
         ExecutorService executor = (pool == null) ?
             DefaultExecutorHolder.defaultExecutor : pool.executor();
-        return new IoUringAsynchronousFileChannelImpl(fdo, path, reading, writing, executor);
+        return new IoUringAsynchronousFileChannelImpl(fdo, path, reading, writing, writesWait,
+                                                      always, executor);
     }
 
     @Override
@@ -192,14 +214,76 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
 
     /**
      * Reads or writes through the ring of the current thread or, if there is
-     * none or upstream's code is to take the call, as upstream does.
+     * none, upstream's code is to take the call, or the ring would not do it
+     * sooner, as upstream does. The ring does not do a buffered write sooner,
+     * nor, in auto, the only operation of the channel: upstream's task blocks
+     * one thread of the executor in pread/pwrite, and invokes the handler
+     * there, where a ring's completion wakes the submitting thread (the
+     * kernel completes the operation in its context), then the reaper, then a
+     * thread of the executor.
      */
     private <A> Future<Integer> transfer(boolean write, ByteBuffer bb, long position,
                                          A attachment,
                                          CompletionHandler<Integer,? super A> handler) {
         IoUring ring = ringFor(write, bb, position);
-        return (ring == null) ? upstream(write, bb, position, attachment, handler)
-                              : submit(ring, write, bb, position, attachment, handler);
+        if (ring == null || (write && !ringWrites))
+            return upstream(write, bb, position, attachment, handler);
+        if (outstanding.getAndIncrement() == 0 && !always)
+            return counted(write, bb, position, attachment, handler);
+        return submit(ring, write, bb, position, attachment, handler);
+    }
+
+    /**
+     * Reads or writes as upstream's channel does, as an operation that counts
+     * as outstanding until it completes.
+     */
+    private <A> Future<Integer> counted(boolean write, ByteBuffer bb, long position,
+                                        A attachment,
+                                        CompletionHandler<Integer,? super A> handler) {
+        PendingFuture<Integer,A> future = (handler == null) ? new PendingFuture<>(this) : null;
+        try {
+            upstream(write, bb, position, attachment, new Counted<>(handler, future));
+        } catch (Throwable e) {
+            outstanding.decrementAndGet();
+            throw e;
+        }
+        return future;
+    }
+
+    /**
+     * The handler of an operation done as upstream does by counted: the
+     * operation is no longer outstanding, then the caller's handler is
+     * invoked, or its Future completed.
+     */
+    private final class Counted<A> implements CompletionHandler<Integer,A> {
+        private final CompletionHandler<Integer,? super A> handler;
+        private final PendingFuture<Integer,A> future;
+
+        Counted(CompletionHandler<Integer,? super A> handler, PendingFuture<Integer,A> future) {
+            this.handler = handler;
+            this.future = future;
+        }
+
+        @Override
+        public void completed(Integer n, A attachment) {
+            done(n, null, attachment);
+        }
+
+        @Override
+        public void failed(Throwable exc, A attachment) {
+            done(null, exc, attachment);
+        }
+
+        private void done(Integer n, Throwable exc, A attachment) {
+            outstanding.decrementAndGet();
+            if (handler == null) {
+                future.setResult(n, exc);
+            } else if (exc == null) {
+                handler.completed(n, attachment);
+            } else {
+                handler.failed(exc, attachment);
+            }
+        }
     }
 
     /**
@@ -237,12 +321,20 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
                                        A attachment,
                                        CompletionHandler<Integer,? super A> handler)
     {
-        Operation<A> op = new Operation<>(write, bb, position, attachment, handler);
+        Operation<A> op;
+        try {
+            op = new Operation<>(write, bb, position, attachment, handler);
+        } catch (Throwable e) {
+            // a buffer whose memory was closed, or no temporary buffer
+            outstanding.decrementAndGet();
+            throw e;
+        }
         inFlight.incrementAndGet();
         if (closing) {
             if (inFlight.decrementAndGet() == 0)
                 LockSupport.unpark(closer);
             op.release();
+            outstanding.decrementAndGet();
             return upstream(write, bb, position, attachment, handler);
         }
         ring.submit(write, fd, op.address, op.length, position, op);
@@ -432,6 +524,7 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
             } finally {
                 release();
             }
+            outstanding.decrementAndGet();
             if (handler == null) {
                 future.setResult(n, exc);
             } else {

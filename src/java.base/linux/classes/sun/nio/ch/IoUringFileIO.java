@@ -46,34 +46,28 @@ import jdk.internal.misc.Unsafe;
  * mode. In {@code auto} (the default) platform threads and all writes use
  * read/pread/pwrite, as upstream. A virtual thread's buffered read first asks
  * for the data with {@code preadv2(RWF_NOWAIT)}, which costs what pread costs
- * when the data is in the page cache. What would block (EAGAIN, or a file
- * system without RWF_NOWAIT) blocks the carrier in pread, as upstream, if
- * nothing else wants the carrier: a blocked pread returns sooner than a
- * completion reaches a parked thread. If the carrier's scheduler has other
- * tasks queued, or other reads are parked on the rings, the read blocks with
- * compensation (Blocker), as upstream does for O_DIRECT, while no more than
- * the scheduler's parallelism such reads do; beyond, it is submitted to
- * io_uring and the virtual thread parks until the completion arrives, so that
- * many reads are in flight on a few carriers. O_DIRECT reads by virtual
- * threads, which always reach the device, take the same rule (blocking with
- * compensation where a buffered read blocks without). {@code always} sends
- * every positional read and write, and
- * every relative read, to io_uring; {@code never} is upstream's path;
- * {@code compensate}, for comparison, blocks a virtual thread's read that
- * would block with compensation (Blocker), as upstream does for O_DIRECT.
+ * when the data is cached. A read that would block (EAGAIN, or no RWF_NOWAIT
+ * here) blocks the carrier in pread, as upstream, if nothing else wants the
+ * carrier (a blocked pread returns sooner than a completion reaches a parked
+ * thread); else, while no more than the scheduler's parallelism such reads
+ * do and the pool has fewer than twice that many carriers, it blocks with
+ * compensation (Blocker), as upstream's O_DIRECT reads; else it is submitted
+ * to io_uring and the thread parks until its completion, so that many reads
+ * are in flight on a few carriers. A virtual thread's O_DIRECT read takes the
+ * same rule, compensated where a buffered read is not. {@code
+ * always} sends every read and positional write to io_uring; {@code never} is
+ * upstream's path; {@code compensate}, for comparison, compensates every read
+ * that would block.
  *
- * <p> io_uring is probed at first use; if it cannot be used (not built,
- * ENOSYS, EPERM from seccomp or kernel.io_uring_disabled, ENOMEM, ...) every
- * operation uses read/pread/pwrite for the life of the VM, and so does every
- * operation of a ring that fails later. With
- * {@code -Djdk.nio.file.ioUring.debug=true} the mode, the probe result and a
- * ring's failure are printed to System.err, and at exit how many reads took
- * each path. The test-only properties
- * {@code jdk.nio.file.ioUring.testUnavailable=<reason>},
- * {@code jdk.nio.file.ioUring.depth=<n>} and
- * {@code jdk.nio.file.ioUring.testFault=submit:<n>|wait:<n>} make the probe
- * fail, limit the operations in flight per ring, and make the n-th submission
- * or reaper wait fail.
+ * <p> io_uring is probed at first use; if it cannot be used (ENOSYS, EPERM from
+ * seccomp or kernel.io_uring_disabled, ENOMEM, ...) every operation uses
+ * read/pread/pwrite, and so does every operation of a ring that fails later.
+ * {@code -Djdk.nio.file.ioUring.debug=true} prints the mode, the probe result
+ * and a ring's failure to System.err, and at exit how many reads took each
+ * path. Test-only properties: {@code jdk.nio.file.ioUring.testUnavailable=
+ * <reason>} fails the probe, {@code jdk.nio.file.ioUring.depth=<n>} limits a
+ * ring's operations in flight, {@code jdk.nio.file.ioUring.testFault=
+ * submit:<n>|wait:<n>} fails the n-th submission or reaper wait.
  */
 final class IoUringFileIO {
     private IoUringFileIO() { }
@@ -86,10 +80,8 @@ final class IoUringFileIO {
     private static final int MAX_RW_COUNT =
             Integer.MAX_VALUE & ~(Unsafe.getUnsafe().pageSize() - 1);
 
-    private static final int NEVER = 0;
-    private static final int AUTO = 1;
-    private static final int ALWAYS = 2;
-    private static final int COMPENSATE = 3;
+    private static final List<String> MODES = List.of("never", "auto", "always", "compensate");
+    private static final int NEVER = 0, AUTO = 1, ALWAYS = 2, COMPENSATE = 3;
 
     // How many operations took each path; only paths that wait for a device
     // are counted, so a read of cached data pays for no counter.
@@ -105,19 +97,12 @@ final class IoUringFileIO {
     private static final boolean DEBUG = Boolean.getBoolean("jdk.nio.file.ioUring.debug");
     private static final int MODE;
     static {
-        String s = System.getProperty("jdk.nio.file.ioUring", "auto");
-        MODE = switch (s) {
-            case "never" -> NEVER;
-            case "always" -> ALWAYS;
-            case "compensate" -> COMPENSATE;
-            default -> AUTO;
-        };
+        int mode = MODES.indexOf(System.getProperty("jdk.nio.file.ioUring", "auto"));
+        MODE = (mode < 0) ? AUTO : mode;
         if (DEBUG) {
             String status = (MODE == NEVER || MODE == COMPENSATE)
                     ? "using pread/pwrite" : IoUring.status();
-            System.err.println("jdk.nio.file.ioUring="
-                               + List.of("never", "auto", "always", "compensate").get(MODE)
-                               + ": " + status);
+            System.err.println("jdk.nio.file.ioUring=" + MODES.get(MODE) + ": " + status);
             try {
                 Runtime.getRuntime().addShutdownHook(new Thread(() ->
                         System.err.println("jdk.nio.file.ioUring: " + statistics())));
@@ -128,22 +113,12 @@ final class IoUringFileIO {
     }
 
     /**
-     * Returns how many operations took each path that waits for a device, as
-     * {@code name=count} pairs.
+     * Returns how many operations took each path, as name=count pairs.
      */
     static String statistics() {
         return "wouldBlock=" + WOULD_BLOCK.sum() + " blocked=" + BLOCKED.sum()
                 + " compensated=" + COMPENSATED.sum() + " ring=" + RING.sum()
                 + " fallback=" + FALLBACKS.sum();
-    }
-
-    /**
-     * Prints what happened to a ring (it failed, it still waits for the
-     * kernel), if asked to.
-     */
-    static void report(String message) {
-        if (DEBUG)
-            System.err.println("jdk.nio.file.ioUring: " + message);
     }
 
     /**
@@ -184,9 +159,9 @@ final class IoUringFileIO {
         if (MODE == ALWAYS)
             return transfer(false, fd, address, len, position);
         if (MODE == AUTO && Thread.currentThread().isVirtual()) {
-            int parallelism = otherWorkParallelism();
-            if (parallelism > 0)
-                return compensateOrPark(true, fd, address, len, position, parallelism);
+            int limit = compensationLimit();
+            if (limit >= 0)
+                return compensateOrPark(true, fd, address, len, position, limit);
             COMPENSATED.increment();
             return blockingTransfer(false, fd, address, len, position);
         }
@@ -194,10 +169,8 @@ final class IoUringFileIO {
     }
 
     /**
-     * Returns true if preadDirect, called by the current thread, takes care
-     * of the carrier itself when the current thread is virtual: it parks for
-     * the device or compensates for blocking, so the caller must not
-     * compensate.
+     * Returns true if preadDirect takes care of the current virtual thread's
+     * carrier itself (parks or compensates): the caller must not compensate.
      */
     static boolean preadDirectParks() {
         return (MODE == AUTO || MODE == ALWAYS) && Thread.currentThread().isVirtual()
@@ -218,9 +191,8 @@ final class IoUringFileIO {
     }
 
     /**
-     * Returns true if pwrite, called by the current thread, takes care of the
-     * carrier itself when the current thread is virtual (the caller must not
-     * compensate for an O_DIRECT or O_SYNC/O_DSYNC write).
+     * Returns true if pwrite takes care of the current virtual thread's
+     * carrier itself: the caller must not compensate.
      */
     static boolean pwriteParks() {
         return MODE == ALWAYS && Thread.currentThread().isVirtual() && IoUring.ring() != null;
@@ -281,27 +253,27 @@ final class IoUringFileIO {
             COMPENSATED.increment();
             return blockingTransfer(false, fd, address, len, position);
         }
-        int parallelism = otherWorkParallelism();
-        if (parallelism == 0) {
+        int limit = compensationLimit();
+        if (limit < 0) {
             BLOCKED.increment();
             return plainRead(fd, address, len, position);
         }
-        return compensateOrPark(false, fd, address, len, position, parallelism);
+        return compensateOrPark(false, fd, address, len, position, limit);
     }
 
     /**
      * A read that waits for the device while the carrier has other work:
      * blocks the carrier with compensation, as upstream does for O_DIRECT,
-     * while no more than the scheduler's parallelism such reads do, and parks
-     * on a ring beyond. A blocked read returns sooner than a completion
-     * reaches a parked thread, which only many reads in flight hide; the
-     * limit bounds the carriers that compensation starts.
+     * while no more than limit such reads do, and parks on a ring beyond. A
+     * blocked read returns sooner than a completion reaches a parked thread,
+     * which only many reads in flight hide; the limit bounds the carriers
+     * that compensation starts.
      */
     private static int compensateOrPark(boolean direct, FileDescriptor fd, long address,
-                                        int len, long position, int parallelism)
+                                        int len, long position, int limit)
         throws IOException
     {
-        if (COMPENSATING.incrementAndGet() <= parallelism) {
+        if (COMPENSATING.incrementAndGet() <= limit) {
             try {
                 COMPENSATED.increment();
                 return blockingTransfer(false, fd, address, len, position);
@@ -322,27 +294,28 @@ final class IoUringFileIO {
     }
 
     /**
-     * Returns the parallelism of the current virtual thread's scheduler if
-     * other virtual threads will want its carrier while it waits for a
-     * device (the scheduler has tasks queued, or reads are parked on the
-     * rings, whose completions will want carriers), or 0 if not. A scheduler
-     * that is not a ForkJoinPool is assumed to have other work and a
-     * parallelism of 1.
+     * Returns -1 if no other virtual thread will want the current one's
+     * carrier while it waits for a device (the scheduler has no tasks queued,
+     * no reads are parked on the rings); else how many such waits may block
+     * with compensation: the scheduler's parallelism, or 0 once the pool has
+     * twice that many carriers (compensation starts one when none is idle).
+     * A scheduler that is not a ForkJoinPool is assumed to have other work.
      */
-    private static int otherWorkParallelism() {
+    private static int compensationLimit() {
         if (!(JLA.currentCarrierThread() instanceof ForkJoinWorkerThread w))
             return 1;
         ForkJoinPool pool = w.getPool();
-        boolean other = IoUring.parked() > 0 || pool.hasQueuedSubmissions()
-                || pool.getQueuedTaskCount() > 0;
-        return other ? pool.getParallelism() : 0;
+        if (IoUring.parked() == 0 && !pool.hasQueuedSubmissions()
+                && pool.getQueuedTaskCount() == 0)
+            return -1;
+        int parallelism = pool.getParallelism();
+        return (pool.getPoolSize() < 2 * parallelism) ? parallelism : 0;
     }
 
     /**
-     * Reads or writes through io_uring, or with pread0/pwrite0 if io_uring is
-     * not available or the ring could not do it, compensating for blocking if
-     * the current thread is virtual. Returns as pread0/pwrite0. A read at
-     * position -1 reads at the current position, as read0.
+     * Reads or writes through io_uring, or if it cannot, with pread0/pwrite0
+     * (compensated for a virtual thread). Returns as pread0/pwrite0; position
+     * -1 reads at the current position, as read0.
      */
     private static int transfer(boolean write, FileDescriptor fd, long address, int len,
                                 long position)
@@ -396,8 +369,7 @@ final class IoUringFileIO {
 
     /**
      * pread0/pwrite0 with compensation for the blocked carrier, as
-     * FileChannelImpl does for O_DIRECT and O_SYNC/O_DSYNC (a no-op if the
-     * carrier compensates already).
+     * FileChannelImpl does for O_DIRECT (a no-op if it compensates already).
      */
     private static int blockingTransfer(boolean write, FileDescriptor fd, long address,
                                         int len, long position)
@@ -412,10 +384,7 @@ final class IoUringFileIO {
         }
     }
 
-    /**
-     * pread0 at the given position, or read0 at the current position if the
-     * position is -1.
-     */
+    // pread0 at the given position, or read0 at the current position (-1)
     private static int plainRead(FileDescriptor fd, long address, int len, long position)
         throws IOException
     {
@@ -423,10 +392,7 @@ final class IoUringFileIO {
                                 : UnixFileDispatcherImpl.pread0(fd, address, len, position);
     }
 
-    /**
-     * Returns the position of the next part of a read at the given position,
-     * done bytes into it: -1, the current position, if the read is relative.
-     */
+    // the position of a read's next part, done bytes into it (-1: relative)
     private static long advance(long position, int done) {
         return (position == -1) ? -1 : position + done;
     }

@@ -38,12 +38,15 @@ public final class DefaultAsynchronousFileChannelFactory {
     private DefaultAsynchronousFileChannelFactory() { }
 
     /**
-     * Returns an AsynchronousFileChannel for the given open file.
+     * Returns an AsynchronousFileChannel for the given open file, whose
+     * writes wait for the device if writesWait is true (O_DIRECT, O_SYNC or
+     * O_DSYNC).
      */
     public static AsynchronousFileChannel open(FileDescriptor fdo,
                                                String path,
                                                boolean reading,
                                                boolean writing,
+                                               boolean writesWait,
                                                ThreadPool pool)
     {
         return SimpleAsynchronousFileChannelImpl.open(fdo, path, reading, writing, pool);
