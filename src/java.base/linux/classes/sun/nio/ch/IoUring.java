@@ -121,7 +121,7 @@ final class IoUring {
         final int index;
         int seq;                   // guarded by submitLock
         volatile long userData;    // written by the owner before submission
-        volatile int fd;           // written by the owner before thread
+        int fd;                    // written by the owner before thread, read after it
         volatile Thread thread;    // written by the owner before submission
         volatile Completion action; // written by submit before submission
         int result;
