@@ -27,7 +27,8 @@
  *          reads took, for a few load shapes in each mode: a hot file read by many
  *          virtual threads (no read would block), cold reads by one virtual thread
  *          (they block the carrier in auto), by many (a few at a time are compensated,
- *          the others park on a ring in auto; all are compensated in compensate), and
+ *          the others park on a ring in auto, and once many are parked reads go to a
+ *          ring without a probe; all are compensated in compensate), and
  *          by platform threads (never counted);
  *          every read's bytes are checked
  * @requires os.family == "linux"
@@ -85,6 +86,7 @@ public class IoUringStatistics {
                 expect(mode + ", hot, many virtual threads", s, "wouldBlock", 0);
                 expect(mode + ", hot, many virtual threads", s, "blocked", 0);
                 expect(mode + ", hot, many virtual threads", s, "compensated", 0);
+                expect(mode + ", hot, many virtual threads", s, "unprobed", 0);
                 if (!mode.equals("always"))
                     expect(mode + ", hot, many virtual threads", s, "ring", 0);
             }
@@ -103,21 +105,26 @@ public class IoUringStatistics {
             positive("auto, cold, one virtual thread", s, "wouldBlock");
             expect("auto, cold, one virtual thread", s, "blocked", s.get("wouldBlock"));
             expect("auto, cold, one virtual thread", s, "ring", 0);
+            expect("auto, cold, one virtual thread", s, "unprobed", 0);
             // many virtual threads: a few reads at a time block with compensation,
-            // the others park on a ring
+            // the others park on a ring, and while at least sixteen per carrier are
+            // parked, reads go to a ring without a probe
             s = stats(run("auto", "many", file, seed));
             positive("auto, cold, many virtual threads", s, "wouldBlock");
             positive("auto, cold, many virtual threads", s, "ring");
             positive("auto, cold, many virtual threads", s, "compensated");
+            positive("auto, cold, many virtual threads", s, "unprobed");
             expect("auto, cold, many virtual threads", s, "fallback", 0);
             expect("auto, cold, many virtual threads", s, "wouldBlock",
-                   s.get("blocked") + s.get("compensated") + s.get("ring"));
+                   s.get("blocked") + s.get("compensated") + s.get("ring") - s.get("unprobed"));
             s = stats(run("compensate", "many", file, seed));
             positive("compensate, cold, many virtual threads", s, "wouldBlock");
             expect("compensate, cold, many virtual threads", s, "compensated", s.get("wouldBlock"));
             expect("compensate, cold, many virtual threads", s, "ring", 0);
+            expect("compensate, cold, many virtual threads", s, "unprobed", 0);
             s = stats(run("never", "many", file, seed));
-            for (String key : List.of("wouldBlock", "blocked", "compensated", "ring", "fallback"))
+            for (String key : List.of("wouldBlock", "blocked", "compensated", "ring", "unprobed",
+                                      "fallback"))
                 expect("never, cold, many virtual threads", s, key, 0);
         } finally {
             Files.deleteIfExists(file);
@@ -128,6 +135,8 @@ public class IoUringStatistics {
     static OutputAnalyzer run(String mode, String shape, Path file, long seed) throws Exception {
         OutputAnalyzer out = ProcessTools.executeTestJava(
                 "-Djdk.nio.file.ioUring=" + mode, "-Djdk.nio.file.ioUring.debug=true",
+                // the shapes' counts as on a machine with two carriers
+                "-Djdk.virtualThreadScheduler.parallelism=2",
                 "IoUringStatistics", shape, file.toString(), Long.toString(seed));
         System.out.println(mode + " " + shape + ": " + out.getStderr().strip());
         out.shouldHaveExitValue(0);

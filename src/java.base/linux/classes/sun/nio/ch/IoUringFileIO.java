@@ -53,8 +53,11 @@ import jdk.internal.misc.Unsafe;
  * do and the pool has fewer than twice that many carriers, it blocks with
  * compensation (Blocker), as upstream's O_DIRECT reads; else it is submitted
  * to io_uring and the thread parks until its completion, so that many reads
- * are in flight on a few carriers. A virtual thread's O_DIRECT read takes the
- * same rule, compensated where a buffered read is not. {@code
+ * are in flight on a few carriers. While at least sixteen reads per carrier are
+ * parked on the rings, most reads wait for the device, and a virtual thread's
+ * buffered read goes to a ring without the probe: the ring reads cached data
+ * during the submission, without parking. A virtual thread's O_DIRECT read
+ * takes the same rule, compensated where a buffered read is not. {@code
  * always} sends every read and positional write to io_uring; {@code never} is
  * upstream's path; {@code compensate}, for comparison, compensates every read
  * that would block.
@@ -77,18 +80,18 @@ final class IoUringFileIO {
             SharedSecrets.getJavaIOFileDescriptorAccess();
 
     // the most one read(2) or pread(2) transfers: Linux MAX_RW_COUNT
-    private static final int MAX_RW_COUNT =
-            Integer.MAX_VALUE & ~(Unsafe.getUnsafe().pageSize() - 1);
+    private static final int MAX_RW_COUNT = Integer.MAX_VALUE & -Unsafe.getUnsafe().pageSize();
 
     private static final List<String> MODES = List.of("never", "auto", "always", "compensate");
     private static final int NEVER = 0, AUTO = 1, ALWAYS = 2, COMPENSATE = 3;
 
-    // How many operations took each path; only paths that wait for a device
-    // are counted, so a read of cached data pays for no counter.
+    // How many operations took each path; a read of cached data that the probe
+    // returns pays for no counter.
     private static final LongAdder WOULD_BLOCK = new LongAdder();   // probes that said so
     private static final LongAdder BLOCKED = new LongAdder();       // carrier blocked in pread
     private static final LongAdder COMPENSATED = new LongAdder();   // blocked with compensation
     private static final LongAdder RING = new LongAdder();          // done through a ring
+    private static final LongAdder UNPROBED = new LongAdder();      // of which sent without a probe
     private static final LongAdder FALLBACKS = new LongAdder();     // a ring could not do it
 
     // reads of virtual threads now blocked with compensation in auto mode
@@ -104,8 +107,11 @@ final class IoUringFileIO {
                     ? "using pread/pwrite" : IoUring.status();
             System.err.println("jdk.nio.file.ioUring=" + MODES.get(MODE) + ": " + status);
             try {
-                Runtime.getRuntime().addShutdownHook(new Thread(() ->
-                        System.err.println("jdk.nio.file.ioUring: " + statistics())));
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> System.err.println(
+                        "jdk.nio.file.ioUring: wouldBlock=" + WOULD_BLOCK.sum()
+                        + " blocked=" + BLOCKED.sum() + " compensated=" + COMPENSATED.sum()
+                        + " ring=" + RING.sum() + " unprobed=" + UNPROBED.sum()
+                        + " fallback=" + FALLBACKS.sum())));
             } catch (IllegalStateException e) {
                 // shutting down already
             }
@@ -113,16 +119,11 @@ final class IoUringFileIO {
     }
 
     /**
-     * Returns how many operations took each path, as name=count pairs.
-     */
-    static String statistics() {
-        return "wouldBlock=" + WOULD_BLOCK.sum() + " blocked=" + BLOCKED.sum()
-                + " compensated=" + COMPENSATED.sum() + " ring=" + RING.sum()
-                + " fallback=" + FALLBACKS.sum();
-    }
-
-    /**
-     * Reads at the given position, as pread0.
+     * Reads at the given position, as pread0, or if it is -1 at the file's
+     * current position, as read0, from a file not opened for direct I/O. For
+     * the latter the caller holds the channel's position lock: io_uring reads
+     * at the current position (IORING_FEAT_RW_CUR_POS) and leaves the file
+     * offset where read(2) would leave it.
      */
     static int pread(FileDescriptor fd, long address, int len, long position)
         throws IOException
@@ -131,21 +132,11 @@ final class IoUringFileIO {
             return transfer(false, fd, address, len, position);
         if (MODE != NEVER && Thread.currentThread().isVirtual())
             return readVirtual(fd, address, len, position);
-        return UnixFileDispatcherImpl.pread0(fd, address, len, position);
+        return plainRead(fd, address, len, position);
     }
 
-    /**
-     * Reads at the file's current position, as read0, from a file not opened
-     * for direct I/O. The caller holds the channel's position lock: io_uring
-     * reads at the current position (IORING_FEAT_RW_CUR_POS) and leaves the
-     * file offset where read(2) would leave it.
-     */
     static int read(FileDescriptor fd, long address, int len) throws IOException {
-        if (MODE == ALWAYS)
-            return transfer(false, fd, address, len, -1);
-        if (MODE != NEVER && Thread.currentThread().isVirtual())
-            return readVirtual(fd, address, len, -1);
-        return UnixFileDispatcherImpl.read0(fd, address, len);
+        return pread(fd, address, len, -1);
     }
 
     /**
@@ -199,12 +190,10 @@ final class IoUringFileIO {
     }
 
     /**
-     * A buffered read by a virtual thread in auto or compensate mode, at the
-     * given position or, if it is -1, at the current position. What the page
-     * cache has is read with preadv2(RWF_NOWAIT); the rest, which would
-     * block, as the class comment says. Returns what pread (read) would
-     * return: a short count only at end of file or, for a file that is not
-     * regular, what it had.
+     * A buffered read by a virtual thread in auto or compensate mode, as the
+     * class comment says. Returns what pread (read at position -1) would: a
+     * short count only at end of file or, from a file that is not regular,
+     * what it had.
      */
     private static int readVirtual(FileDescriptor fd, long address, int len, long position)
         throws IOException
@@ -212,6 +201,14 @@ final class IoUringFileIO {
         // as pread, which transfers at most MAX_RW_COUNT bytes
         if (len > MAX_RW_COUNT)
             len = MAX_RW_COUNT;
+        // most reads wait for the device: no probe
+        if (MODE == AUTO && manyParked()) {
+            int n = ringTransfer(false, fd, address, len, position);
+            if (n != IoUring.FALLBACK) {
+                UNPROBED.increment();
+                return n;
+            }
+        }
         int total = 0;
         int n = IoUring.preadNoWait0(fd, address, len, position);
         while (n > 0) {
@@ -226,7 +223,6 @@ final class IoUringFileIO {
         // a FIFO or a device: read(2) returns what is there
         if (total > 0 && !IoUring.isFileOrBlockDevice(fd))
             return total;
-
         // would block, or RWF_NOWAIT is not supported here
         WOULD_BLOCK.increment();
         try {
@@ -264,10 +260,7 @@ final class IoUringFileIO {
     /**
      * A read that waits for the device while the carrier has other work:
      * blocks the carrier with compensation, as upstream does for O_DIRECT,
-     * while no more than limit such reads do, and parks on a ring beyond. A
-     * blocked read returns sooner than a completion reaches a parked thread,
-     * which only many reads in flight hide; the limit bounds the carriers
-     * that compensation starts.
+     * while no more than limit such reads do, and parks on a ring beyond.
      */
     private static int compensateOrPark(boolean direct, FileDescriptor fd, long address,
                                         int len, long position, int limit)
@@ -293,13 +286,21 @@ final class IoUringFileIO {
         return plainRead(fd, address, len, position);
     }
 
+    // at least sixteen reads per carrier (the scheduler's parallelism) are parked
+    private static boolean manyParked() {
+        int parked = IoUring.parked();
+        return parked > 0
+                && JLA.currentCarrierThread() instanceof ForkJoinWorkerThread w
+                && parked >= 16 * w.getPool().getParallelism();
+    }
+
     /**
      * Returns -1 if no other virtual thread will want the current one's
      * carrier while it waits for a device (the scheduler has no tasks queued,
      * no reads are parked on the rings); else how many such waits may block
      * with compensation: the scheduler's parallelism, or 0 once the pool has
-     * twice that many carriers (compensation starts one when none is idle).
-     * A scheduler that is not a ForkJoinPool is assumed to have other work.
+     * twice that many carriers (compensation starts one when none is idle),
+     * or 1 for a scheduler that is not a ForkJoinPool.
      */
     private static int compensationLimit() {
         if (!(JLA.currentCarrierThread() instanceof ForkJoinWorkerThread w))
