@@ -28,8 +28,9 @@
  *          virtual threads (no read would block), cold reads by one virtual thread
  *          (they block the carrier in auto), by many (a few at a time are compensated,
  *          the others park on a ring in auto, and once many are parked reads go to a
- *          ring without a probe; all are compensated in compensate), and
- *          by platform threads (never counted);
+ *          ring without a probe; all are compensated in compensate),
+ *          by many on a scheduler that cannot start a spare carrier (none is
+ *          compensated), and by platform threads (never counted);
  *          every read's bytes are checked
  * @requires os.family == "linux"
  * @key randomness
@@ -117,6 +118,10 @@ public class IoUringStatistics {
             expect("auto, cold, many virtual threads", s, "fallback", 0);
             expect("auto, cold, many virtual threads", s, "wouldBlock",
                    s.get("blocked") + s.get("compensated") + s.get("ring") - s.get("unprobed"));
+            // a scheduler that cannot start a spare carrier: no read is compensated
+            s = stats(run("auto", "many", file, seed, "-Djdk.virtualThreadScheduler.maxPoolSize=2"));
+            positive("auto, cold, many virtual threads, maxPoolSize 2", s, "ring");
+            expect("auto, cold, many virtual threads, maxPoolSize 2", s, "compensated", 0);
             s = stats(run("compensate", "many", file, seed));
             positive("compensate, cold, many virtual threads", s, "wouldBlock");
             expect("compensate, cold, many virtual threads", s, "compensated", s.get("wouldBlock"));
@@ -132,12 +137,16 @@ public class IoUringStatistics {
         System.out.println("passed");
     }
 
-    static OutputAnalyzer run(String mode, String shape, Path file, long seed) throws Exception {
-        OutputAnalyzer out = ProcessTools.executeTestJava(
+    static OutputAnalyzer run(String mode, String shape, Path file, long seed, String... opts)
+        throws Exception
+    {
+        List<String> args = new ArrayList<>(List.of(
                 "-Djdk.nio.file.ioUring=" + mode, "-Djdk.nio.file.ioUring.debug=true",
                 // the shapes' counts as on a machine with two carriers
-                "-Djdk.virtualThreadScheduler.parallelism=2",
-                "IoUringStatistics", shape, file.toString(), Long.toString(seed));
+                "-Djdk.virtualThreadScheduler.parallelism=2"));
+        args.addAll(List.of(opts));
+        args.addAll(List.of("IoUringStatistics", shape, file.toString(), Long.toString(seed)));
+        OutputAnalyzer out = ProcessTools.executeTestJava(args.toArray(new String[0]));
         System.out.println(mode + " " + shape + ": " + out.getStderr().strip());
         out.shouldHaveExitValue(0);
         return out;

@@ -50,14 +50,15 @@ import jdk.internal.misc.Unsafe;
  * here) blocks the carrier in pread, as upstream, if nothing else wants the
  * carrier (a blocked pread returns sooner than a completion reaches a parked
  * thread); else, while no more than the scheduler's parallelism such reads
- * do and the pool has fewer than twice that many carriers, it blocks with
- * compensation (Blocker), as upstream's O_DIRECT reads; else it is submitted
- * to io_uring and the thread parks until its completion, so that many reads
- * are in flight on a few carriers. While at least sixteen reads per carrier are
- * parked on the rings, most reads wait for the device, and a virtual thread's
- * buffered read goes to a ring without the probe: the ring reads cached data
- * during the submission, without parking. A virtual thread's O_DIRECT read
- * takes the same rule, compensated where a buffered read is not. {@code
+ * do and the pool has fewer than twice that many carriers (and than its
+ * maxPoolSize), it blocks with compensation (Blocker), as upstream's O_DIRECT
+ * reads; else it is submitted to io_uring and the thread parks until its
+ * completion, so that many reads are in flight on a few carriers. While at
+ * least sixteen reads per carrier are parked on the rings, most reads wait for
+ * the device, and a virtual thread's buffered read goes to a ring without the
+ * probe: the ring reads cached data during the submission, without parking. A
+ * virtual thread's O_DIRECT read takes the same rule, compensated where a
+ * buffered read is not. {@code
  * always} sends every read and positional write to io_uring; {@code never} is
  * upstream's path; {@code compensate}, for comparison, compensates every read
  * that would block.
@@ -85,18 +86,18 @@ final class IoUringFileIO {
     private static final List<String> MODES = List.of("never", "auto", "always", "compensate");
     private static final int NEVER = 0, AUTO = 1, ALWAYS = 2, COMPENSATE = 3;
 
-    // How many operations took each path; a read of cached data that the probe
-    // returns pays for no counter.
+    // how many operations took each path (a read that the probe returns: none)
     private static final LongAdder WOULD_BLOCK = new LongAdder();   // probes that said so
     private static final LongAdder BLOCKED = new LongAdder();       // carrier blocked in pread
     private static final LongAdder COMPENSATED = new LongAdder();   // blocked with compensation
     private static final LongAdder RING = new LongAdder();          // done through a ring
     private static final LongAdder UNPROBED = new LongAdder();      // of which sent without a probe
     private static final LongAdder FALLBACKS = new LongAdder();     // a ring could not do it
-
     // reads of virtual threads now blocked with compensation in auto mode
     private static final AtomicInteger COMPENSATING = new AtomicInteger();
-
+    // the default scheduler's bound on its carriers, as VirtualThread reads it
+    private static final int MAX_POOL_SIZE =
+            Integer.getInteger("jdk.virtualThreadScheduler.maxPoolSize", 256);
     private static final boolean DEBUG = Boolean.getBoolean("jdk.nio.file.ioUring.debug");
     private static final int MODE;
     static {
@@ -289,8 +290,7 @@ final class IoUringFileIO {
     // at least sixteen reads per carrier (the scheduler's parallelism) are parked
     private static boolean manyParked() {
         int parked = IoUring.parked();
-        return parked > 0
-                && JLA.currentCarrierThread() instanceof ForkJoinWorkerThread w
+        return parked > 0 && JLA.currentCarrierThread() instanceof ForkJoinWorkerThread w
                 && parked >= 16 * w.getPool().getParallelism();
     }
 
@@ -299,8 +299,8 @@ final class IoUringFileIO {
      * carrier while it waits for a device (the scheduler has no tasks queued,
      * no reads are parked on the rings); else how many such waits may block
      * with compensation: the scheduler's parallelism, or 0 once the pool has
-     * twice that many carriers (compensation starts one when none is idle),
-     * or 1 for a scheduler that is not a ForkJoinPool.
+     * twice that many carriers or can start none (compensation starts one when
+     * none is idle), or 1 for a scheduler that is not a ForkJoinPool.
      */
     private static int compensationLimit() {
         if (!(JLA.currentCarrierThread() instanceof ForkJoinWorkerThread w))
@@ -310,7 +310,7 @@ final class IoUringFileIO {
                 && pool.getQueuedTaskCount() == 0)
             return -1;
         int parallelism = pool.getParallelism();
-        return (pool.getPoolSize() < 2 * parallelism) ? parallelism : 0;
+        return (pool.getPoolSize() < Math.min(2 * parallelism, MAX_POOL_SIZE)) ? parallelism : 0;
     }
 
     /**
