@@ -18,6 +18,7 @@
 #   make stress DURATION=10m [MODE=auto|always|never|all]   the stress harness (test/stress)
 #   make leak-check      fds, threads, NMT and malloc memory before/after ~1M mixed ops [MODE=always]
 #   make stress-selftest the stress harness must catch corruption it injects itself: PASS/FAIL
+#   make check-debian13  make and make test in a fresh Debian 13 root (debootstrap; root, ~1 h)
 #
 # BUILD_DIR (default ./build) may point outside the clone to keep a tree across clones.
 # BOOT_JDK (default: JAVA_HOME, else a JDK 25 or 26 in /usr/lib/jvm) builds the JDKs.
@@ -50,7 +51,7 @@ CONFIGURE_ALL = --with-boot-jdk=$(BOOT_JDK_FOUND) $(CONFIGURE_FLAGS) --with-jtre
 
 .PHONY: all jdk baseline deps upstream assemble assemble-baseline test test-upstream micro \
     compare perf-matrix  fio ramdisk ramdisk-down check-patches update-upstream refresh-patches check-windows check-bad-input fault stress \
-    leak-check stress-selftest clean help
+    leak-check stress-selftest check-debian13 clean help
 
 all: jdk
 
@@ -58,7 +59,7 @@ help:
 	@sed -n '3,/^#$$/p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
-	@$(SCRIPTS)/deps.sh $(DEPS_DIR) $(DEBIAN_NEXT_SUITE) $(JMH_ARTIFACTS)
+	@BOOT_JDK='$(BOOT_JDK)' JAVA_HOME='$(JAVA_HOME)' $(SCRIPTS)/deps.sh $(DEPS_DIR) $(DEBIAN_NEXT_SUITE) $(JMH_ARTIFACTS)
 
 upstream: deps
 	@$(SCRIPTS)/fetch-upstream.sh
@@ -177,6 +178,12 @@ leak-check:
 stress-selftest:
 	@$(SCRIPTS)/stress.sh selftest $(or $(JDK),$(BUILD_DIR)/jdk) '$(or $(DURATION),15s)' '$(or $(MODE),auto)' $(STRESS_ARGS)
 
+# The two commands on a fresh Debian 13: a debootstrap root from the archive this machine's apt
+# sources name, a clone of HEAD in it, `make` and `make test` there (root only; a full build).
+# Logs and summary.txt in build/debian13; DEBIAN13_ROOT (default build/debian13/root) is made anew.
+check-debian13:
+	@$(SCRIPTS)/check-debian13.sh $(or $(DEBIAN13_ROOT),$(BUILD_DIR)/debian13/root) $(BUILD_DIR)/debian13
+
 clean:
 	@if mountpoint -q $(BUILD_DIR)/ramdisk 2>/dev/null; then $(SCRIPTS)/ramdisk.sh down $(BUILD_DIR)/ramdisk; fi
-	rm -rf $(BUILD_DIR)
+	rm -rf --one-file-system $(BUILD_DIR)

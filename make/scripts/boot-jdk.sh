@@ -1,8 +1,8 @@
 #!/bin/bash
 # Prints the boot JDK for configure: BOOT_JDK if set, else JAVA_HOME, else the first JDK under
 # /usr/lib/jvm, each only if it is a JDK (java and javac) of feature release 25 or 26. Stops with
-# what to do when there is none: the driver installs no JDK, because Debian 12 packages none of
-# these releases and the ones of later Debian releases would upgrade the C library.
+# what to do when there is none. deps.sh (run before) has already installed the release's JDK 25
+# or 26 package where there is one (Debian 13); Debian 12 has none, so there it is up to the user.
 # Usage: boot-jdk.sh
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
@@ -40,5 +40,6 @@ die "no boot JDK: building JDK 26 needs a JDK 25 or 26, and none was found in BO
   JAVA_HOME or /usr/lib/jvm. Unpack a JDK 25 tarball (Temurin, Oracle or any other OpenJDK
   build for Linux x64) anywhere and pass its directory:
       make BOOT_JDK=/path/to/jdk-25
-  or install a distribution's JDK 25 package into /usr/lib/jvm. The driver installs none
-  itself: Debian 12 has no JDK 25 or 26, and Debian 13's openjdk-25 would upgrade the C library."
+  or install a vendor's JDK 25 package into /usr/lib/jvm. Where the distribution packages a
+  JDK 25 or 26 (Debian 13: openjdk-25-jdk-headless) make installs it itself; apt on this
+  machine ($(. /etc/os-release && echo "${PRETTY_NAME:-?}")) offers none."

@@ -26,6 +26,12 @@ install_packages() {
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $missing >/dev/null
 }
 
+# True when this machine's apt sources offer the package (it has an install candidate). grep
+# reads all (no -q): apt-cache must not die of SIGPIPE under pipefail.
+package_available() {
+    apt-cache policy "$1" 2>/dev/null | grep '^ *Candidate: [^(]' >/dev/null
+}
+
 # The archive URI of this machine's own Debian release (VERSION_CODENAME in /etc/os-release),
 # read from its apt sources: one-line entries in sources.list and sources.list.d/*.list,
 # deb822 stanzas in sources.list.d/*.sources. Another suite is taken from the same archive.

@@ -1,5 +1,6 @@
 #!/bin/bash
-# Installs what building and testing need on Debian 12, and nothing when it is all there.
+# Installs what building and testing need on Debian 12 or 13, and nothing when it is all there:
+# also the boot JDK where none is found and the release packages one (Debian 13's openjdk-25).
 # With --for, installs instead the tool of one optional target: fio (make fio), gnuplot (the
 # charts of make compare), mingw (make check-windows).
 # Usage: deps.sh DEPS_DIR NEXT_SUITE JMH_ARTIFACTS...
@@ -29,15 +30,32 @@ install_packages autoconf make zip unzip file rsync patch build-essential ccache
     libfreetype-dev libjpeg-dev libpng-dev zlib1g-dev libpcsclite-dev \
     liburing-dev maven python3 dpkg-dev
 
-# jtreg 8.1 (JDK 26's tests need it) comes from the next Debian suite, added for this one
-# install only; only jtreg8 itself is taken from there, its dependencies come from this release
-# where it has them.
+# The boot JDK, unless BOOT_JDK names one: when boot-jdk.sh finds none (JAVA_HOME,
+# /usr/lib/jvm), this release's JDK 25 or 26 package where it has one (Debian 13:
+# openjdk-25-jdk-headless), installed into /usr/lib/jvm where boot-jdk.sh then finds it.
+# Debian 12 has neither; there boot-jdk.sh stops at configure time and says what to do.
+if [ -z "${BOOT_JDK:-}" ] && ! "$(dirname "$0")/boot-jdk.sh" >/dev/null 2>&1; then
+    for p in openjdk-25-jdk-headless openjdk-26-jdk-headless; do
+        package_available "$p" || continue
+        note "no JDK 25 or 26 in JAVA_HOME or /usr/lib/jvm: installing this release's $p as the boot JDK"
+        install_packages "$p"
+        break
+    done
+fi
+
+# jtreg 8 (JDK 26's tests need it): jtreg8 of this release where it has one (Debian 13), else
+# from the next Debian suite, added for this one install only (Debian 12); only jtreg8 itself
+# is taken from there, its dependencies come from this release where it has them.
 if [ ! -e /usr/share/jtreg/lib/jtreg.jar ]; then
-    suite_apt_opts "$suite" deb
-    note "installing jtreg8 from Debian $suite"
-    as_root apt-get "${APT_OPTS[@]}" update -q >/dev/null
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get "${APT_OPTS[@]}" install -y -q \
-        --no-install-recommends "jtreg8/$suite" >/dev/null
+    if package_available jtreg8; then
+        install_packages jtreg8
+    else
+        suite_apt_opts "$suite" deb
+        note "installing jtreg8 from Debian $suite"
+        as_root apt-get "${APT_OPTS[@]}" update -q >/dev/null
+        as_root env DEBIAN_FRONTEND=noninteractive apt-get "${APT_OPTS[@]}" install -y -q \
+            --no-install-recommends "jtreg8/$suite" >/dev/null
+    fi
 fi
 
 # JMH and its dependencies, from Maven Central, as the jar directory configure's --with-jmh wants.
