@@ -18,7 +18,7 @@
 #   make stress DURATION=10m [MODE=auto|always|never|all]   the stress harness (test/stress)
 #   make leak-check      fds, threads, NMT and malloc memory before/after ~1M mixed ops [MODE=always]
 #   make stress-selftest the stress harness must catch corruption it injects itself: PASS/FAIL
-#   make check-debian13  make and make test in a fresh Debian 13 root (debootstrap; root, ~1 h)
+#   make check-debian13  make and make test in a fresh Debian 13 root (debootstrap; root, ~40 min)
 #
 # BUILD_DIR (default ./build) may point outside the clone to keep a tree across clones.
 # BOOT_JDK (default: JAVA_HOME, else a JDK 25 or 26 in /usr/lib/jvm) builds the JDKs.

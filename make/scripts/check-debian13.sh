@@ -19,8 +19,10 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 root=$(realpath -m "$root")
 
-# what the root's make sees of the machine; unmounted in reverse order on any exit
-mounts=(proc sys dev dev/pts dev/shm root/.cache/ccache)
+# what the root's make sees of the machine; unmounted in reverse order on any exit. The root is
+# bound onto itself first, so that it is a mount point: /proc/self/mounts in the chroot then has
+# an entry for "/", which Files.getFileStore (the direct I/O tests) looks for.
+mounts=("" proc sys dev dev/pts dev/shm root/.cache/ccache)
 unmount_all() {
     local i
     for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do
@@ -34,7 +36,7 @@ trap unmount_all EXIT
 if [ -e "$root" ]; then
     [ -e "$root/$marker" ] || die "$root exists and is not a root this script made; remove it or pick another DEBIAN13_ROOT"
     unmount_all
-    ! grep -qF " $root/" /proc/mounts || die "something is still mounted below $root"
+    ! grep -qE " $root(/| )" /proc/mounts || die "something is still mounted at or below $root"
     note "removing the previous root $root"
     rm -rf --one-file-system "$root"
 fi
@@ -47,6 +49,8 @@ debootstrap --variant=minbase --include=git,make,ca-certificates "$suite" "$root
     > "$out/debootstrap.log" 2>&1 || die "debootstrap failed (see $out/debootstrap.log)"
 touch "$root/$marker"
 cp /etc/resolv.conf "$root/etc/resolv.conf"
+# the machine's name resolves, as on an installed Debian (tests connect to the local host name)
+echo "127.0.1.1 $(hostname)" >> "$root/etc/hosts"
 # The archive is checked as this machine's apt checks it (a mirror whose later suites' Release
 # files have expired is accepted here only if it is on the machine itself).
 checks=$(apt-config dump | grep -E '^Acquire::Check-(Valid-Until|Date) ' || true)
@@ -59,6 +63,7 @@ fi
 t_root=$(( $(date +%s) - t0 ))
 
 mkdir -p "$out/ccache" "$root/root/.cache/ccache"
+mount --bind "$root" "$root"
 mount -t proc proc "$root/proc"
 mount --bind /sys "$root/sys"
 mount --bind /dev "$root/dev"
