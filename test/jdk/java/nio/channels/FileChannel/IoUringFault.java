@@ -120,11 +120,12 @@ public class IoUringFault {
                     memlock(reference, 0, false, mode);
                 // an unprivileged user's rings count against RLIMIT_MEMLOCK on some kernels;
                 // 256 KiB holds one ring of the default depth, not four
-                if (isRoot() && Files.isExecutable(Path.of(SETPRIV))) {
+                if (isRoot() && Files.isExecutable(Path.of(SETPRIV)) && unprivilegedCanRunJdk()) {
                     memlock(reference, 0, true, "always");
                     memlock(reference, 256 * 1024, true, "always", "-Djdk.nio.file.ioUring.rings=4");
                 } else {
-                    System.out.println("not root or no setpriv: unprivileged cases not run");
+                    System.out.println("not root, no setpriv, or user 65534 cannot run the test JDK"
+                            + " (e.g. a clone under /root): unprivileged cases not run");
                 }
             }
             case "nofile" -> {
@@ -158,6 +159,15 @@ public class IoUringFault {
 
     static boolean isRoot() throws IOException {
         return Integer.valueOf(0).equals(Files.getAttribute(Path.of("/proc/self"), "unix:uid"));
+    }
+
+    // user 65534 can start the test JDK (it cannot where a directory above it is root's only)
+    static boolean unprivilegedCanRunJdk() throws Exception {
+        String java = Path.of(System.getProperty("test.jdk"), "bin", "java").toString();
+        Process p = new ProcessBuilder(SETPRIV, "--reuid=65534", "--regid=65534", "--clear-groups",
+                java, "-version").redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        return p.waitFor() == 0;
     }
 
     /**
