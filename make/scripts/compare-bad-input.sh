@@ -11,7 +11,8 @@
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
 
-baseline=$1 patched=$2 out=$3 huge=${4:-auto}
+# the paths made absolute: the cases run in a directory of their own
+baseline=$(realpath -m "$1") patched=$(realpath -m "$2") out=$(realpath -m "$3") huge=${4:-auto}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 src=$top/test/jdk/java/nio/channels/FileChannel/IoUringBadInputCases.java
 

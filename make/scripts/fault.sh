@@ -9,7 +9,8 @@
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
 
-jdk=$1 work=$2
+# the paths made absolute: the children run in a directory of their own
+jdk=$(realpath -m "$1") work=$(realpath -m "$2")
 sysctl=/proc/sys/kernel/io_uring_disabled
 java=$jdk/bin/java
 timeout_s=300
