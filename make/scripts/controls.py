@@ -2,7 +2,8 @@
 """Runs JMH benchmarks on the patched JDK's modes beside the controls a reviewer would pick
 instead, in rounds, and tabulates each against the baseline.
 
-Configurations (name=jdk[:jvm option ...], jdk being "baseline" or "patched"), by default:
+Configurations (name=jdk[:jvm option ...], jdk being "baseline", "patched" or the path of
+another JDK, such as an earlier build kept as a control), by default:
   baseline      the baseline JDK as shipped
   baseline-AA   the baseline again: the A/A row, the run's resolution
   baseline-256  the baseline with 256 carriers (jdk.virtualThreadScheduler.parallelism)
@@ -89,7 +90,7 @@ def main():
     ap.add_argument("--jmh", default="-wi 1 -w 1 -i 3 -r 1")
     ap.add_argument("--rounds", type=int, default=4)
     ap.add_argument("--configs", default=",".join(DEFAULT_CONFIGS),
-                    help="comma-separated name=baseline|patched[:jvm option ...]")
+                    help="comma-separated name=baseline|patched|JDK path[:jvm option ...]")
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
@@ -98,7 +99,7 @@ def main():
     for c in a.configs.split(","):
         name, rest = c.split("=", 1)
         parts = rest.split(":")
-        confs.append((name, jdks[parts[0]], parts[1:]))
+        confs.append((name, jdks.get(parts[0]) or os.path.realpath(parts[0]), parts[1:]))
     names = [c[0] for c in confs]
     rng = random.Random(a.seed)
 

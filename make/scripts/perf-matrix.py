@@ -64,9 +64,14 @@ SKIP_CELLS = ([("skip process %s platform" % r, "SkipEndToEnd.skip",
               + [("skip %s 65536 platform" % src, "SkipEndToEnd.skip",
                   "-p source=%s -p record=65536 -p consumer=platform" % src)
                  for src in ("fifo", "pipe", "tcp", "unix")]
+              + [("skip %s 1048576 platform" % src, "SkipEndToEnd.skip",
+                  "-p source=%s -p record=1048576 -p consumer=platform" % src)
+                 for src in ("fifo", "pipe")]
               + [("skip %s 65536 virtual" % src, "SkipEndToEnd.skip",
                   "-p source=%s -p record=65536 -p consumer=virtual" % src)
-                 for src in ("process", "tcp")])
+                 for src in ("process", "tcp")]
+              + [("skip process 1048576 virtual", "SkipEndToEnd.skip",
+                  "-p source=process -p record=1048576 -p consumer=virtual")])
 SKIP_CONFIGS = "baseline=baseline,baseline-AA=baseline,patched=patched"
 
 
@@ -85,6 +90,8 @@ def main():
     ap.add_argument("--rounds-low", type=int, default=8, help="rounds of the V1 and V4 cells")
     ap.add_argument("--jmh", default="-wi 1 -w 1 -i 3 -r 1")
     ap.add_argument("--skip-jmh", default="-wi 2 -w 1 -i 3 -r 1")
+    ap.add_argument("--skip-configs", default=SKIP_CONFIGS,
+                    help="configurations of the skip cells (controls.py --configs)")
     ap.add_argument("--floor", type=float, default=0.95)
     ap.add_argument("--depth-share", type=float, default=0.95)
     ap.add_argument("--report", action="store_true",
@@ -108,7 +115,7 @@ def main():
                "--bench", "\\." + bench.replace(".", "\\.") + "$",
                "--rounds", str(rounds), "--jmh", (a.skip_jmh if skip else a.jmh) + " " + params]
         if skip:
-            cmd += ["--configs", SKIP_CONFIGS]
+            cmd += ["--configs", a.skip_configs]
         print("# " + " ".join(cmd), flush=True)
         subprocess.run(cmd, check=True)
         with open(os.path.join(out, "summary.json")) as f:

@@ -62,11 +62,19 @@ static int devNull = -1;
  */
 static int spliceHonoursNonBlock = 0;
 
+/*
+ * The most bytes a paced discard splices: a page, one slot of a pipe.
+ */
+static jint paceBytes = 4096;
+
 JNIEXPORT void JNICALL
 Java_sun_nio_ch_Skipper_init0(JNIEnv *env, jclass clazz)
 {
     struct stat st;
+    long page = sysconf(_SC_PAGESIZE);
     int fd = open("/dev/null", O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (page > 0 && page <= (1 << 20))
+        paceBytes = (jint)page;
     if (fd < 0)
         return;
     if (fstat(fd, &st) == 0 && S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3)) {
@@ -91,14 +99,17 @@ Java_sun_nio_ch_Skipper_init0(JNIEnv *env, jclass clazz)
  * blocks its carrier, and an empty pipe in blocking mode is then waited for
  * in a blocking splice. A blocking splice, as read(2), holds the file while
  * it waits (a close by another thread does not wake it, a signal does, and
- * the descriptor number cannot be reused under it). Returns the count, 0 at end of file, or
- * -1 with errno set: EAGAIN for an empty pipe in non-blocking mode, EINTR,
- * and EINVAL if fd is not a pipe.
+ * the descriptor number cannot be reused under it). At most a page if paced
+ * (see Skipper). Returns the count, 0 at end of file, or -1 with errno set:
+ * EAGAIN for an empty pipe in non-blocking mode, EINTR, and EINVAL if fd is
+ * not a pipe.
  */
 static ssize_t
-spliceToNull(int fd, jint len)
+spliceToNull(int fd, jint len, jboolean paced)
 {
     ssize_t n;
+    if (paced && len > paceBytes)
+        len = paceBytes;
     if (spliceHonoursNonBlock)
         return splice(fd, NULL, devNull, NULL, (size_t)len, 0);
     n = splice(fd, NULL, devNull, NULL, (size_t)len, SPLICE_F_NONBLOCK);
@@ -116,11 +127,12 @@ spliceToNull(int fd, jint len)
 }
 
 JNIEXPORT jint JNICALL
-Java_sun_nio_ch_Skipper_pipe0(JNIEnv *env, jclass clazz, jobject fdo, jint len)
+Java_sun_nio_ch_Skipper_pipe0(JNIEnv *env, jclass clazz, jobject fdo, jint len,
+                              jboolean paced)
 {
     jint fd = fdval(env, fdo);
     if (devNull >= 0) {
-        ssize_t n = spliceToNull(fd, len);
+        ssize_t n = spliceToNull(fd, len, paced);
         if (n >= 0 || errno != EINVAL)
             return convertReturnVal(env, (jint)n, JNI_TRUE);
         /* EINVAL: not a pipe (a character device), read it instead */
@@ -153,7 +165,7 @@ Java_sun_nio_ch_Skipper_socket0(JNIEnv *env, jclass clazz, jobject fdo,
  * on error (EAGAIN included, for a descriptor in non-blocking mode).
  */
 static ssize_t
-discardFile(int fd, jint len)
+discardFile(int fd, jint len, jboolean paced)
 {
     struct stat st;
     int type, domain;
@@ -162,7 +174,7 @@ discardFile(int fd, jint len)
 
     if (devNull >= 0) {
         do {
-            n = spliceToNull(fd, len);
+            n = spliceToNull(fd, len, paced);
         } while (n < 0 && errno == EINTR);
         if (n >= 0 || errno != EINVAL)
             return n;
@@ -192,12 +204,13 @@ discardFile(int fd, jint len)
 }
 
 JNIEXPORT jint JNICALL
-Java_sun_nio_ch_Skipper_file0(JNIEnv *env, jclass clazz, jobject fdo, jint len)
+Java_sun_nio_ch_Skipper_file0(JNIEnv *env, jclass clazz, jobject fdo, jint len,
+                              jboolean paced)
 {
     jint fd = fdval(env, fdo);
     if (fd == -1) {
         JNU_ThrowIOException(env, "Stream Closed");
         return IOS_THROWN;
     }
-    return discardResult(env, discardFile(fd, len));
+    return discardResult(env, discardFile(fd, len, paced));
 }

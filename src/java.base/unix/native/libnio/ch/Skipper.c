@@ -46,7 +46,8 @@ Java_sun_nio_ch_Skipper_init0(JNIEnv *env, jclass clazz)
 }
 
 JNIEXPORT jint JNICALL
-Java_sun_nio_ch_Skipper_pipe0(JNIEnv *env, jclass clazz, jobject fdo, jint len)
+Java_sun_nio_ch_Skipper_pipe0(JNIEnv *env, jclass clazz, jobject fdo, jint len,
+                              jboolean paced)
 {
     return discardScratch(env, fdval(env, fdo), len, JNI_FALSE);
 }
@@ -59,7 +60,8 @@ Java_sun_nio_ch_Skipper_socket0(JNIEnv *env, jclass clazz, jobject fdo,
 }
 
 JNIEXPORT jint JNICALL
-Java_sun_nio_ch_Skipper_file0(JNIEnv *env, jclass clazz, jobject fdo, jint len)
+Java_sun_nio_ch_Skipper_file0(JNIEnv *env, jclass clazz, jobject fdo, jint len,
+                              jboolean paced)
 {
     jint fd = fdval(env, fdo);
     ssize_t n;

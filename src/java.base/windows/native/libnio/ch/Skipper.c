@@ -49,7 +49,8 @@ Java_sun_nio_ch_Skipper_init0(JNIEnv *env, jclass clazz)
 }
 
 JNIEXPORT jint JNICALL
-Java_sun_nio_ch_Skipper_pipe0(JNIEnv *env, jclass clazz, jobject fdo, jint len)
+Java_sun_nio_ch_Skipper_pipe0(JNIEnv *env, jclass clazz, jobject fdo, jint len,
+                              jboolean paced)
 {
     /* file channels skip by reading on Windows */
     return IOS_UNSUPPORTED;

@@ -44,6 +44,15 @@ import jdk.internal.util.OperatingSystem;
  * that is thrown away, returning the number of bytes discarded or an
  * {@link IOStatus} code, so that a channel calls it in place of a read, with
  * its own locking, blocking, parking and signalling.
+ *
+ * <p> A skip's first discard from a pipe takes all the pipe holds, up to the
+ * bytes left to skip. If that leaves bytes to skip, the pipe is empty and the
+ * rest comes from a writer that is still writing: later discards of the skip
+ * are <em>paced</em>, a page at a time, so that each frees one slot of the
+ * pipe and wakes a writer blocked on a full pipe, which then writes while the
+ * skip discards. Emptying a full pipe at once would leave the two taking turns:
+ * the writer fills the pipe while the skip sleeps, then sleeps while the skip
+ * empties it.
  */
 public final class Skipper {
     private Skipper() { }
@@ -60,9 +69,9 @@ public final class Skipper {
         /**
          * Discards up to {@code len > 0} bytes as a read of that many bytes
          * would read them, returning the number of bytes discarded or -1 at
-         * end of stream.
+         * end of stream; at most a page if {@code paced} is true.
          */
-        int discard(int len) throws IOException;
+        int discard(int len, boolean paced) throws IOException;
     }
 
     /**
@@ -87,19 +96,20 @@ public final class Skipper {
         }
 
         long remaining = n;
+        boolean paced = false;
         while (remaining > 0) {
             int len = (int) Math.min(remaining, MAX_DISCARD);
             int r;
             if (fci != null) {
-                r = fci.discard(len);
+                r = fci.discard(len, paced);
             } else if (ch instanceof SelectableChannel sc) {
                 synchronized (sc.blockingLock()) {
                     if (!sc.isBlocking())
                         throw new IllegalBlockingModeException();
-                    r = d.discard(len);
+                    r = d.discard(len, paced);
                 }
             } else {
-                r = d.discard(len);
+                r = d.discard(len, paced);
             }
             if (r < 0) {
                 if (r == IOStatus.UNSUPPORTED) {
@@ -110,6 +120,7 @@ public final class Skipper {
                 break;  // EOF
             }
             remaining -= r;
+            paced |= (r < len);
         }
         return n - remaining;
     }
@@ -126,12 +137,15 @@ public final class Skipper {
         if (OperatingSystem.isWindows())
             return -1;
         long remaining = n;
+        boolean paced = false;
         while (remaining > 0) {
             // the descriptor is read again by each call: -1 once closed
-            int r = file0(fd, (int) Math.min(remaining, MAX_DISCARD));
+            int len = (int) Math.min(remaining, MAX_DISCARD);
+            int r = file0(fd, len, paced);
             if (r < 0)
                 break;  // EOF
             remaining -= r;
+            paced |= (r < len);
         }
         return n - remaining;
     }
@@ -147,21 +161,25 @@ public final class Skipper {
     }
 
     /**
-     * Discards up to len bytes from a pipe, FIFO or character device (Unix).
+     * Discards up to len bytes from a pipe, FIFO or character device (Unix);
+     * from a pipe or FIFO at most a page if paced is true.
      */
-    static int discardPipe(FileDescriptor fd, int len) throws IOException {
-        return pipe0(fd, len);
+    static int discardPipe(FileDescriptor fd, int len, boolean paced)
+        throws IOException
+    {
+        return pipe0(fd, len, paced);
     }
 
     // -- Native methods --
 
-    private static native int pipe0(FileDescriptor fd, int len)
+    private static native int pipe0(FileDescriptor fd, int len, boolean paced)
         throws IOException;
 
     private static native int socket0(FileDescriptor fd, int len, boolean tcp)
         throws IOException;
 
-    private static native int file0(FileDescriptor fd, int len) throws IOException;
+    private static native int file0(FileDescriptor fd, int len, boolean paced)
+        throws IOException;
 
     private static native void init0();
 
