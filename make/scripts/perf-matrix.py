@@ -58,20 +58,11 @@ CONTROLS = ["always", "compensate", "baseline-256"]
 
 # Skip end to end (SkipEndToEnd): a producer writes records while the consumer skips to end of
 # stream; the patched JDK against the baseline and the A/A row. Score: MiB/s.
-SKIP_CELLS = ([("skip process %s platform" % r, "SkipEndToEnd.skip",
-                "-p source=process -p record=%s -p consumer=platform" % r)
-               for r in ("512", "4096", "10240", "65536", "1048576")]
-              + [("skip %s 65536 platform" % src, "SkipEndToEnd.skip",
-                  "-p source=%s -p record=65536 -p consumer=platform" % src)
-                 for src in ("fifo", "pipe", "tcp", "unix")]
-              + [("skip %s 1048576 platform" % src, "SkipEndToEnd.skip",
-                  "-p source=%s -p record=1048576 -p consumer=platform" % src)
-                 for src in ("fifo", "pipe")]
-              + [("skip %s 65536 virtual" % src, "SkipEndToEnd.skip",
-                  "-p source=%s -p record=65536 -p consumer=virtual" % src)
-                 for src in ("process", "tcp")]
-              + [("skip process 1048576 virtual", "SkipEndToEnd.skip",
-                  "-p source=process -p record=1048576 -p consumer=virtual")])
+SKIP_CELLS = [("skip %s %s %s" % (src, r, consumer), "SkipEndToEnd.skip",
+               "-p source=%s -p record=%s -p consumer=%s" % (src, r, consumer))
+              for consumer in ("platform", "virtual")
+              for src in ("process", "fifo", "pipe", "tcp", "unix")
+              for r in ("512", "4096", "10240", "65536", "1048576")]
 SKIP_CONFIGS = "baseline=baseline,baseline-AA=baseline,patched=patched"
 
 
