@@ -216,7 +216,7 @@ def chart(results, png):
                      % (dat, 1 + 0.04 * (i - 2), col, col + 1, col + 2, k))
         cpus.append("'%s' using 1:%d with linespoints title '%s'" % (dat, col + 3, k))
     script = """
-set terminal png size 1400,560
+set terminal png size 1400,1000
 set output '%s'
 set multiplot layout 1,2 title 'Cold random 4 KiB reads of a 2 GiB file by virtual threads on 2 carriers'
 set logscale x 2
@@ -254,9 +254,9 @@ def skip_chart(results, png):
                 row.append("%.3f" % (c / b) if b and c else "nan")
             f.write(" ".join(row) + "\n")
     script = """
-set terminal png size 1400,560
+set terminal png size 1400,1000
 set output '%s'
-set multiplot layout 1,2 title 'Skip end to end: a producer writes while the consumer skips (ratio to the baseline)'
+set multiplot layout 2,1 title 'Skip end to end: a producer writes while the consumer skips (ratio to the baseline)'
 set xtics rotate by -35 scale 0
 set xrange [-0.6:%f]
 set grid ytics
