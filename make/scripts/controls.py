@@ -10,6 +10,9 @@ another JDK, such as an earlier build kept as a control), by default:
   auto          the patched JDK in its default mode
   compensate    the patched JDK, reads that would block compensated (Blocker), no ring
   always        the patched JDK, every operation through a ring
+A configuration whose JDK is "fio" runs fio instead (one job, io_uring, the case's qd, op,
+direct, file and fileSize, as long as JMH's warmup and measurement): the device's rate for one
+thread that keeps that many operations outstanding, as a control for AsyncFileChannelUring.
 
 Every combination of the "-p name=a,b" options is a case. Each round runs every configuration
 once on the case, one JMH fork each, in an order shuffled every round (seeded), so that drift
@@ -42,8 +45,9 @@ DEFAULT_CONFIGS = [
 
 
 def parse_log(path):
-    """CPU per op (mean over measurement iterations) and peaks from a fork's output."""
-    cpu, peaks, measuring = [], {}, False
+    """CPU per op (mean over measurement iterations), the producer's CPU per op where the
+    benchmark prints it (SkipEndToEnd), and peaks from a fork's output."""
+    cpu, producer, peaks, measuring = [], [], {}, False
     with open(path) as log:
         for line in log:
             if line.startswith("Iteration "):
@@ -51,14 +55,47 @@ def parse_log(path):
             m = re.search(r"process CPU per op \(ns\): (\d+)", line)
             if m and measuring:
                 cpu.append(int(m.group(1)))
+            m = re.search(r"producer CPU per op \(ns\): (\d+)", line)
+            if m and measuring:
+                producer.append(int(m.group(1)))
             m = re.search(r"peak (OS threads|carrier\+reaper threads|RSS KiB): (\d+)", line)
             if m:
                 peaks[m.group(1)] = max(peaks.get(m.group(1), 0), int(m.group(2)))
-    return (statistics.mean(cpu) if cpu else None), peaks
+    return ((statistics.mean(cpu) if cpu else None),
+            (statistics.mean(producer) if producer else None), peaks)
+
+
+def jmh_option(opts, flag, default):
+    return opts[opts.index(flag) + 1] if flag in opts else default
+
+
+def run_fio(a, opts, tag):
+    """fio in the shape of the case: one job keeping qd random operations outstanding."""
+    params = dict(opts[i + 1].split("=", 1) for i in range(len(opts) - 1) if opts[i] == "-p")
+    seconds = int(jmh_option(opts, "-i", "4")) * int(jmh_option(opts, "-r", "2").rstrip("s"))
+    ramp = int(jmh_option(opts, "-wi", "1")) * int(jmh_option(opts, "-w", "2").rstrip("s"))
+    write = params.get("op", "read") == "write"
+    path = params.get("file", "/var/tmp/nio-uring-bench.dat") + (".aw" if write else "")
+    cmd = ["fio", "--name=" + tag, "--filename=" + path, "--rw=" + ("randwrite" if write else "randread"),
+           "--bs=4k", "--ioengine=io_uring", "--iodepth=" + params.get("qd", "1"), "--numjobs=1",
+           "--size=" + params.get("fileSize", "2147483648"), "--fadvise_hint=0", "--invalidate=1",
+           "--direct=" + ("1" if params.get("direct") == "true" else "0"), "--time_based",
+           "--ramp_time=%d" % ramp, "--runtime=%d" % seconds, "--output-format=json"]
+    print("## %s: %s" % (tag, " ".join(cmd)), flush=True)
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    with open(os.path.join(a.out, tag + ".json"), "w") as f:
+        f.write(out)
+    job = json.loads(out[out.index("{"):])["jobs"][0]
+    io = job["write" if write else "read"]
+    cpu_ns = (job["usr_cpu"] + job["sys_cpu"]) / 100.0 * job["job_runtime"] * 1e6 / max(1, io["total_ios"])
+    return {"score": io["iops"], "unit": "ops/s", "mode": "thrpt", "benchmark": "fio.ops",
+            "params": params, "cpu_ns": cpu_ns, "peaks": {"OS threads": 1}}
 
 
 def run_fork(a, conf, opts, tag):
     name, jdk, jvm = conf
+    if jdk == "fio":
+        return run_fio(a, opts, tag)
     java = os.path.join(jdk, "bin", "java")
     path = os.path.join(a.out, tag + ".json")
     logname = os.path.join(a.out, tag + ".log")
@@ -73,11 +110,11 @@ def run_fork(a, conf, opts, tag):
         sys.exit("JMH failed for %s: see %s" % (tag, logname))
     with open(path) as f:
         results = json.load(f)
-    cpu, peaks = parse_log(logname)
+    cpu, producer, peaks = parse_log(logname)
     r = results[0]
     return {"score": r["primaryMetric"]["score"], "unit": r["primaryMetric"]["scoreUnit"],
             "mode": r["mode"], "benchmark": r["benchmark"], "params": r.get("params") or {},
-            "cpu_ns": cpu, "peaks": peaks}
+            "cpu_ns": cpu, "producer_ns": producer, "peaks": peaks}
 
 
 def main():
@@ -99,7 +136,8 @@ def main():
     for c in a.configs.split(","):
         name, rest = c.split("=", 1)
         parts = rest.split(":")
-        confs.append((name, jdks.get(parts[0]) or os.path.realpath(parts[0]), parts[1:]))
+        jdk = parts[0] if parts[0] == "fio" else (jdks.get(parts[0]) or os.path.realpath(parts[0]))
+        confs.append((name, jdk, parts[1:]))
     names = [c[0] for c in confs]
     rng = random.Random(a.seed)
 
@@ -113,14 +151,17 @@ def main():
                 runs[conf[0]].append(run_fork(a, conf, opts,
                                               "case%d-round%d-%s" % (ci, rnd, conf[0])))
         first = runs[names[0]]
-        case = {"benchmark": first[0]["benchmark"], "params": first[0]["params"],
-                "unit": first[0]["unit"], "mode": first[0]["mode"], "configs": {}}
+        # a JMH row names the case (fio's does not)
+        named = next(runs[n] for n in names if runs[n][0]["benchmark"] != "fio.ops")
+        case = {"benchmark": named[0]["benchmark"], "params": named[0]["params"],
+                "unit": named[0]["unit"], "mode": named[0]["mode"], "configs": {}}
         for n in names:
             rs = runs[n]
             scores = [r["score"] for r in rs]
             ratios = [(r["score"] / b["score"]) if case["mode"] == "thrpt"
                       else (b["score"] / r["score"]) for r, b in zip(rs, first)]
             cpus = [r["cpu_ns"] for r in rs if r["cpu_ns"] is not None]
+            producers = [r["producer_ns"] for r in rs if r.get("producer_ns") is not None]
             peaks = {}
             for r in rs:
                 for k, v in r["peaks"].items():
@@ -130,6 +171,7 @@ def main():
                 "ratio": (list(compare.pair_geomean(ratios)) if len(ratios) > 1
                           and n != names[0] else [1.0, 1.0, 1.0]),
                 "cpu_us": (statistics.mean(cpus) / 1000.0) if cpus else None,
+                "producer_us": (statistics.mean(producers) / 1000.0) if producers else None,
                 "peaks": peaks}
         summary.append(case)
         print(format_case(case, names, a.rounds), flush=True)
@@ -149,10 +191,11 @@ def num(x):
 def format_case(case, names, rounds):
     label = case["benchmark"].rsplit(".", 2)[-2] + "." + case["benchmark"].rsplit(".", 1)[1]
     shown = ", ".join("%s=%s" % kv for kv in sorted(case["params"].items())
-                      if kv[0] in ("threads", "cache", "blockSize", "direct", "op", "fileSize"))
+                      if kv[0] in ("threads", "qd", "executor", "cache", "blockSize", "direct", "op",
+                                "fileSize"))
     lines = ["%s (%s), %d rounds" % (label, shown, rounds),
-             "| configuration | %s | vs baseline (95%% interval) | CPU us/op | peak OS threads "
-             "| peak carrier+reaper threads | peak RSS MiB |" % case["unit"],
+             "| configuration | %s | vs %s (95%% interval) | CPU us/op | peak OS threads "
+             "| peak carrier+reaper threads | peak RSS MiB |" % (case["unit"], names[0]),
              "|---|---|---|---|---|---|---|"]
     for n in names:
         c = case["configs"][n]

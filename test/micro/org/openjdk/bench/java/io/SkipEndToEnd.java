@@ -41,6 +41,7 @@ import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.openjdk.jmh.annotations.*;
 
@@ -60,7 +61,8 @@ import org.openjdk.jmh.annotations.*;
  * likewise. Each write is one record of {@code record} bytes. The consumer
  * runs on a platform or a virtual thread. Per iteration the benchmark prints
  * the consumer's CPU time per MiB, "process CPU per op (ns)": the process's
- * CPU time less that of the producer thread when the producer is in this JVM.
+ * CPU time less that of the producer thread when the producer is in this JVM,
+ * and then the producer thread's, "producer CPU per op (ns)".
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -85,6 +87,7 @@ public class SkipEndToEnd {
     private long ops;
     private long cpuStart;
     private long producerCpu;
+    private final AtomicLong producerThreadCpu = new AtomicLong();
     private final com.sun.management.OperatingSystemMXBean os =
             (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     private final java.lang.management.ThreadMXBean tmx = ManagementFactory.getThreadMXBean();
@@ -115,6 +118,10 @@ public class SkipEndToEnd {
         long cpu = os.getProcessCpuTime() - cpuStart - producerCpu;
         if (ops > 0)
             System.out.println("process CPU per op (ns): " + cpu / ops);
+        // the other side of the pipe or socket, when it is a thread of this JVM:
+        // a consumer that waits for it less makes it wait more
+        if (ops > 0 && producerCpu > 0)
+            System.out.println("producer CPU per op (ns): " + producerCpu / ops);
     }
 
     @Benchmark
@@ -226,7 +233,10 @@ public class SkipEndToEnd {
         return produce(ch, ch::close);
     }
 
-    /** A platform thread that writes records() records to the channel, then closes it. */
+    /**
+     * A platform thread that writes records() records to the channel, then
+     * closes it, and adds the CPU time it took to producerThreadCpu.
+     */
     private Thread produce(WritableByteChannel ch, Closer done) {
         return Thread.ofPlatform().start(() -> {
             ByteBuffer bb = ByteBuffer.allocateDirect(record);
@@ -239,15 +249,17 @@ public class SkipEndToEnd {
                 done.close();
             } catch (IOException e) {
                 throw new RuntimeException(e);
+            } finally {
+                // measured by the thread itself: once it has ended, its CPU time
+                // can no longer be read, and would count as the consumer's
+                producerThreadCpu.addAndGet(tmx.getCurrentThreadCpuTime());
             }
         });
     }
 
     private void joinProducer(Thread producer) throws InterruptedException {
-        long cpu = tmx.getThreadCpuTime(producer.threadId());
         producer.join();
-        if (cpu > 0)
-            producerCpu += cpu;
+        producerCpu += producerThreadCpu.getAndSet(0);
     }
 
     /** Skips to end of stream and returns the bytes skipped. */
