@@ -262,36 +262,14 @@ testFault(volatile int *countdown)
 }
 
 /*
- * Queues one read or write and submits it. The caller holds the ring's submit
- * lock, and every earlier submission has been taken by the kernel or
- * neutralized, so the SQ ring holds no other entry. Returns 0 when the kernel
- * has taken the SQE, or -errno if io_uring_enter failed (EAGAIN and EBUSY,
- * the kernel short of memory or of CQ ring space, are retried up to 1000
- * times, yielding the CPU between tries: the caller holds the submit lock,
- * behind which the ring's other submitters could only wait, and the reaper,
- * which frees CQ ring space, needs no lock of the submitter's). After a
- * failure the SQE, which io_uring_submit has made visible to the kernel, is
- * turned into a NOP before returning: the kernel never reads or writes the
- * caller's buffer through it, even if the ring is entered again.
+ * Submits the SQE just prepared: see submit.
  */
 static int
-submit(struct io_uring *ring, jboolean write, jint fd, jlong bufAddress,
-       jint len, jlong position, jlong userData)
+submitSqe(struct io_uring *ring, struct io_uring_sqe *sqe)
 {
-    struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
     int retries = 0;
     int res;
 
-    if (sqe == NULL)
-        return -EBUSY;   /* cannot happen: the SQ ring is empty */
-    if (write) {
-        io_uring_prep_write(sqe, fd, jlong_to_ptr(bufAddress), (unsigned) len,
-                            (__u64) position);
-    } else {
-        io_uring_prep_read(sqe, fd, jlong_to_ptr(bufAddress), (unsigned) len,
-                           (__u64) position);
-    }
-    io_uring_sqe_set_data64(sqe, (__u64) userData);
     for (;;) {
         if (testFault(&testSubmitFault)) {
             /* as if io_uring_enter were denied: the SQE stays in the SQ ring */
@@ -320,6 +298,38 @@ submit(struct io_uring *ring, jboolean write, jint fd, jlong bufAddress,
     io_uring_prep_nop(sqe);
     io_uring_sqe_set_data64(sqe, NOP_TAG);
     return res;
+}
+
+/*
+ * Queues one read or write and submits it. The caller holds the ring's submit
+ * lock, and every earlier submission has been taken by the kernel or
+ * neutralized, so the SQ ring holds no other entry. Returns 0 when the kernel
+ * has taken the SQE, or -errno if io_uring_enter failed (EAGAIN and EBUSY,
+ * the kernel short of memory or of CQ ring space, are retried up to 1000
+ * times, yielding the CPU between tries: the caller holds the submit lock,
+ * behind which the ring's other submitters could only wait, and the reaper,
+ * which frees CQ ring space, needs no lock of the submitter's). After a
+ * failure the SQE, which io_uring_submit has made visible to the kernel, is
+ * turned into a NOP before returning: the kernel never reads or writes the
+ * caller's buffer through it, even if the ring is entered again.
+ */
+static int
+submit(struct io_uring *ring, jboolean write, jint fd, jlong bufAddress,
+       jint len, jlong position, jlong userData)
+{
+    struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
+
+    if (sqe == NULL)
+        return -EBUSY;   /* cannot happen: the SQ ring is empty */
+    if (write) {
+        io_uring_prep_write(sqe, fd, jlong_to_ptr(bufAddress), (unsigned) len,
+                            (__u64) position);
+    } else {
+        io_uring_prep_read(sqe, fd, jlong_to_ptr(bufAddress), (unsigned) len,
+                           (__u64) position);
+    }
+    io_uring_sqe_set_data64(sqe, (__u64) userData);
+    return submitSqe(ring, sqe);
 }
 
 /*
@@ -383,6 +393,27 @@ Java_sun_nio_ch_IoUring_submitDrain0(JNIEnv *env, jclass clazz, jlong address,
     if (res < 0)
         return res;
     return drain(ring, jlong_to_ptr(outAddress), max);
+#else
+    return -ENOSYS;
+#endif
+}
+
+/*
+ * Submits a NOP, whose completion wakes a thread waiting in wait0 and is
+ * skipped by drain0. Returns as submit0; the caller holds the submit lock.
+ */
+JNIEXPORT jint JNICALL
+Java_sun_nio_ch_IoUring_nop0(JNIEnv *env, jclass clazz, jlong address)
+{
+#ifdef NIO_URING
+    struct io_uring *ring = jlong_to_ptr(address);
+    struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
+
+    if (sqe == NULL)
+        return -EBUSY;   /* cannot happen: the SQ ring is empty */
+    io_uring_prep_nop(sqe);
+    io_uring_sqe_set_data64(sqe, NOP_TAG);
+    return submitSqe(ring, sqe);
 #else
     return -ENOSYS;
 #endif

@@ -31,6 +31,7 @@ import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.locks.Condition;
@@ -70,12 +71,16 @@ import jdk.internal.misc.Unsafe;
  *
  * <p> An operation submitted with {@link #submit} has no thread waiting for
  * it: its slot holds a {@link Completion} instead. Such operations are
- * queued, and submitted by the thread that holds the submit lock to do so,
- * so that threads that submit at the same time do not take the fair lock in
- * turn. Whoever takes a completion from the CQ ring queues the slot, and once
- * it has released the ring's locks frees the slot and runs the completion,
- * which only hands the result to another thread. The reaper waits in the
- * kernel while such an operation is in flight.
+ * queued, and the reaper submits them, as fio's one thread does: a buffered
+ * read that misses the page cache is finished in the kernel by task work in
+ * the thread that submitted it, and the reaper, which waits in the kernel for
+ * completions, runs that work where it waits, instead of the kernel waking
+ * the thread that queued the read (an executor's thread, often idle) first.
+ * A thread that queues an operation while the reaper waits in the kernel
+ * wakes it with a NOP. Whoever takes a completion from the CQ ring queues the
+ * slot, and once it has released the ring's locks frees the slot and runs the
+ * completion, which only hands the result to another thread. The reaper
+ * waits in the kernel while such an operation is queued or in flight.
  */
 final class IoUring {
     private static final Unsafe UNSAFE = Unsafe.getUnsafe();
@@ -185,10 +190,10 @@ final class IoUring {
     // taken, to be freed and their actions run (see runCompletions)
     private final ConcurrentLinkedQueue<Slot> finished = new ConcurrentLinkedQueue<>();
 
-    // operations queued by submit, to be submitted by the thread that holds
-    // the submit lock while combining is true, or by their own submitter
+    // operations queued by submit, to be submitted by the reaper
     private final ConcurrentLinkedQueue<Request> requests = new ConcurrentLinkedQueue<>();
-    private volatile boolean combining;
+    // true while the reaper waits in the kernel and no NOP has been sent to wake it
+    private final AtomicBoolean reaperInKernel = new AtomicBoolean();
 
     private volatile boolean dead;
     private String deathReason;    // guarded by this
@@ -324,55 +329,53 @@ final class IoUring {
      * Submits a read or write and returns without waiting for it: its
      * completion runs the given action, with the result or, if the ring is
      * dead or dies before the kernel has taken the operation, FALLBACK. The
-     * operation is queued, then submitted by this thread or, if a thread
-     * that submits queued operations holds the submit lock, by that thread
-     * before it releases the lock: so threads that submit at the same time
-     * do not queue for the lock, each woken in turn. The thread that submits
-     * waits, uninterruptibly, for a free slot while all are in use. The
-     * buffer must stay valid until the action has run.
+     * operation is queued for the reaper, which submits it while slots are
+     * free. The buffer must stay valid until the action has run.
      */
     void submit(boolean write, int fd, long bufAddress, int len, long position,
                 Completion action) {
         requests.add(new Request(write, fd, bufAddress, len, position, action));
-        while (!requests.isEmpty()) {
-            if (!submitLock.tryLock()) {
-                // a thread that submits queued operations will submit this one
-                // (it looks at the queue again after it releases the lock)
-                if (combining)
-                    return;
-                lockSubmit();
-            }
-            List<Request> refused;
-            combining = true;
+        if (!dead)
+            wakeReaper();
+        if (dead)
+            refuseQueued();
+    }
+
+    /**
+     * Makes the reaper look at the queued operations: unparks it if it is
+     * idle, or, if it waits in the kernel, submits a NOP, whose completion
+     * wakes it.
+     */
+    private void wakeReaper() {
+        if (reaperIdle) {
+            LockSupport.unpark(reaper);
+        } else if (reaperInKernel.get() && reaperInKernel.compareAndSet(true, false)) {
+            lockSubmit();
             try {
-                refused = submitQueued();
-            } finally {
-                combining = false;
-                submitLock.unlock();
-            }
-            // operations that were not submitted, after the ring died
-            for (Request r : refused) {
-                try {
-                    r.action().completed(FALLBACK);
-                } catch (Throwable e) {
-                    // the action's own failure
+                if (!dead) {
+                    int res = nop0(address);
+                    if (res < 0)
+                        die("io_uring_enter: " + errorString0(-res));
                 }
+            } finally {
+                submitLock.unlock();
             }
         }
     }
 
     /**
-     * Submits the queued operations, and returns those that were not, as the
-     * ring is dead. The caller holds the submit lock.
+     * The reaper's turn at submitting: submits the queued operations while
+     * slots are free. Returns 1 if some are left queued for want of a free
+     * slot, else 0, or -errno if the kernel refused a submission: the ring is
+     * then dead, and the reaper is to kill it (see die). Once the ring is
+     * dead, the queued operations end with FALLBACK.
      */
-    private List<Request> submitQueued() {
-        List<Request> refused = List.of();
-        Request r;
-        while ((r = requests.poll()) != null) {
-            while (freeCount == 0 && !dead) {
-                slotFreed.awaitUninterruptibly();
-            }
-            if (!dead) {
+    private int submitQueued() {
+        int failure = 0;
+        lockSubmit();
+        try {
+            Request r;
+            while (!dead && freeCount > 0 && (r = requests.poll()) != null) {
                 Slot slot = slots[free[--freeCount]];
                 slot.userData = ((long) (++slot.seq & 0x7fffffff) << 32) | slot.index;
                 slot.action = r.action();
@@ -381,26 +384,39 @@ final class IoUring {
                 // the completion is left to the reaper, which wakes for it
                 int res = submit0(address, r.write(), r.fd(), r.bufAddress(), r.len(),
                                   r.position(), slot.userData);
-                if (res >= 0) {
-                    // now, not after the loop: waiting for a free slot, this
-                    // thread needs the reaper to take completions
-                    if (reaperIdle)
-                        LockSupport.unpark(reaper);
-                    continue;
+                if (res < 0) {
+                    // not submitted, and the SQE is now a NOP: this ring is done
+                    slot.action = null;
+                    pending.decrementAndGet();
+                    free[freeCount++] = slot.index;
+                    requests.add(r);
+                    dead = true;
+                    failure = res;
                 }
-                // not submitted, and the SQE is now a NOP: this ring is done
-                slot.action = null;
-                pending.decrementAndGet();
-                free[freeCount++] = slot.index;
-                dead = true;
-                slotFreed.signalAll();
-                die("io_uring_enter: " + errorString0(-res));
             }
-            if (refused.isEmpty())
-                refused = new ArrayList<>();
-            refused.add(r);
+        } finally {
+            submitLock.unlock();
         }
-        return refused;
+        if (dead) {
+            refuseQueued();
+            return failure;
+        }
+        return requests.isEmpty() ? 0 : 1;
+    }
+
+    /**
+     * Ends each queued operation with FALLBACK: the ring is dead, and the
+     * kernel has not taken them.
+     */
+    private void refuseQueued() {
+        Request r;
+        while ((r = requests.poll()) != null) {
+            try {
+                r.action().completed(FALLBACK);
+            } catch (Throwable e) {
+                // the action's own failure
+            }
+        }
     }
 
     /**
@@ -449,6 +465,9 @@ final class IoUring {
         } finally {
             submitLock.unlock();
         }
+        // operations queued for want of a slot
+        if (!requests.isEmpty())
+            wakeReaper();
         if (interrupted)
             Thread.currentThread().interrupt();
         throwIfUnchecked(failure);
@@ -598,6 +617,9 @@ final class IoUring {
             } finally {
                 submitLock.unlock();
             }
+            // operations queued for want of a slot
+            if (!requests.isEmpty())
+                wakeReaper();
             for (int i = 0; i < n; i++) {
                 try {
                     actions[i].completed((results[i] == CANCELED) ? FALLBACK : results[i]);
@@ -610,23 +632,40 @@ final class IoUring {
     }
 
     /**
-     * The reaper: while some submitter is parked or an operation submitted
-     * with submit is in flight, waits in the kernel for completions and
-     * takes them; otherwise parks until a submitter needs it. A failure, or
-     * anything thrown, kills the ring; it never leaves a submitter waiting.
+     * The reaper: submits the operations queued by submit; while some
+     * submitter is parked or such an operation is in flight, waits in the
+     * kernel for completions and takes them; otherwise parks until a
+     * submitter needs it. A failure, or anything thrown, kills the ring; it
+     * never leaves a submitter waiting.
      */
     private void reaperLoop() {
         int busy = 0;   // turns in a row that found the reap lock held
         try {
             for (;;) {
+                int queued = requests.isEmpty() ? 0 : submitQueued();
+                if (queued < 0) {
+                    die("io_uring_enter: " + errorString0(-queued));
+                    return;
+                }
+                boolean full = queued > 0;
                 if (waiters.get() == 0 && pending.get() == 0) {
+                    if (full) {
+                        // the slots are all being freed by their submitters,
+                        // which wake this thread if it is idle then
+                        Thread.yield();
+                        continue;
+                    }
                     reaperIdle = true;
-                    if (waiters.get() == 0 && pending.get() == 0)
+                    if (waiters.get() == 0 && pending.get() == 0 && requests.isEmpty())
                         LockSupport.park(this);
                     reaperIdle = false;
                     continue;
                 }
-                int res = wait0(address);
+                // a thread that queues an operation from now on wakes this
+                // one with a NOP (full: a slot freed by a completion will do)
+                reaperInKernel.set(true);
+                int res = (full || requests.isEmpty()) ? wait0(address) : 0;
+                reaperInKernel.set(false);
                 if (res < 0) {
                     die("io_uring_enter (waiting for completions): " + errorString0(-res));
                     return;
@@ -978,6 +1017,8 @@ final class IoUring {
                                       int len, long position, long userData);
 
     private static native int wait0(long address);
+
+    private static native int nop0(long address);
 
     private static native int drain0(long address, long bufAddress, int max);
 

@@ -44,9 +44,9 @@ import jdk.internal.misc.Unsafe;
 
 /**
  * An AsynchronousFileChannel whose reads and writes are io_uring operations
- * on the shared rings of {@link IoUring}: submitted by the initiating thread
- * (or by a thread submitting at the same time), which does not wait for
- * them, and completed without a thread blocked per operation. The thread
+ * on the shared rings of {@link IoUring}: queued by the initiating thread,
+ * which does not wait for them, submitted by the ring's reaper, and completed
+ * without a thread blocked per operation. The thread
  * that takes a completion from the CQ ring hands it to the channel's
  * executor, where the buffers are updated and released and the Future is
  * completed or the handler invoked, as upstream's
@@ -218,9 +218,8 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
      * sooner, as upstream does. The ring does not do a buffered write sooner,
      * nor, in auto, the only operation of the channel: upstream's task blocks
      * one thread of the executor in pread/pwrite, and invokes the handler
-     * there, where a ring's completion wakes the submitting thread (the
-     * kernel completes the operation in its context), then the reaper, then a
-     * thread of the executor.
+     * there, where an operation through the ring wakes the reaper to submit
+     * it, then again with its completion, then a thread of the executor.
      */
     private <A> Future<Integer> transfer(boolean write, ByteBuffer bb, long position,
                                          A attachment,
