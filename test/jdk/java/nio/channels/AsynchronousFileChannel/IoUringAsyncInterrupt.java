@@ -24,7 +24,7 @@
 /*
  * @test id=auto
  * @summary AsynchronousFileChannel reads and writes initiated by an interrupted platform or
- *          virtual thread, or by one interrupted while it waits for a free slot of a full ring:
+ *          virtual thread, also while a full ring queues its operations:
  *          the operation is done as if it had not been interrupted, the channel stays open
  *          and the thread keeps its interrupt status; a thread interrupted in Future.get()
  *          does not stop the operation; a handler's interrupt does not reach the next handler
@@ -158,8 +158,8 @@ public class IoUringAsyncInterrupt {
 
     /**
      * A thread starts 300 reads of a cold file while another interrupts it
-     * again and again; with a shallow ring (depth8) it waits for free slots
-     * while interrupted. Every read completes with its bytes.
+     * again and again; with a shallow ring (depth8) its reads wait in the
+     * ring's queue for free slots. Every read completes with its bytes.
      */
     static void interruptedWhileInitiating(Path file, boolean virtual) throws Exception {
         IoUringRings.evict(file);

@@ -55,7 +55,7 @@
 
 /*
  * @test id=depth64
- * @summary The same with rings of 64 slots: initiating threads wait for free slots
+ * @summary The same with rings of 64 slots: operations wait in the ring's queue for free slots
  * @requires os.family == "linux"
  * @key randomness
  * @library /test/lib ../FileChannel

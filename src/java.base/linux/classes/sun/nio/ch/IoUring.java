@@ -914,7 +914,8 @@ final class IoUring {
             // ring having its reaper thread and its locked memory
             int count = intProperty("jdk.nio.file.ioUring.rings",
                     Math.min(Runtime.getRuntime().availableProcessors(), 8), 64);
-            // test-only: a shallow ring makes submitters wait for free slots
+            // test-only: a shallow ring makes submitters wait for free slots,
+            // and queued operations stay queued until one is freed
             DEPTH = intProperty("jdk.nio.file.ioUring.depth", 4096, 4096);
             String fail = System.getProperty("jdk.nio.file.ioUring.testUnavailable");
             IoUring[] rings = new IoUring[count];
