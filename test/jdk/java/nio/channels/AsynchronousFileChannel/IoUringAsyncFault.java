@@ -24,10 +24,10 @@
 /*
  * @test id=submit
  * @summary A ring that dies under an AsynchronousFileChannel (the 40th submission fails,
- *          or the reaper's 20th wait for completions): every read and write, in flight or
- *          queued then or started later, completes once with the bytes pread/pwrite give,
- *          through the ring, pread/pwrite in the executor's task, or upstream's channel;
- *          and close returns
+ *          or the reaper's third wait for completions) while four threads start reads and
+ *          writes: every one, in flight or queued then or started later, completes once with
+ *          the bytes pread/pwrite give, through the ring, pread/pwrite in the executor's task,
+ *          or upstream's channel; and close returns
  * @requires os.family == "linux"
  * @key randomness
  * @library /test/lib ../FileChannel
@@ -42,7 +42,7 @@
  * @key randomness
  * @library /test/lib ../FileChannel
  * @build jdk.test.lib.RandomFactory IoUringRings IoUringAsyncChannels
- * @run main/othervm -Djdk.nio.file.ioUring.rings=1 -Djdk.nio.file.ioUring.testFault=wait:20
+ * @run main/othervm -Djdk.nio.file.ioUring.rings=1 -Djdk.nio.file.ioUring.testFault=wait:3
  *      IoUringAsyncFault
  */
 
@@ -55,6 +55,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
 import static java.nio.file.StandardOpenOption.*;
 
 import jdk.test.lib.RandomFactory;
@@ -63,6 +64,8 @@ public class IoUringAsyncFault {
     static final Random RAND = RandomFactory.getRandom();
     static final int BLOCK = 4096;
     static final int FILE_SIZE = 16 << 20;
+    static final int OPS = 400;
+    static final int THREADS = 4;
 
     public static void main(String[] args) throws Exception {
         byte[] data = IoUringAsyncChannels.randomBytes(RAND, FILE_SIZE);
@@ -75,32 +78,51 @@ public class IoUringAsyncFault {
             for (int i = 0; i < FILE_SIZE / BLOCK; i++)
                 blocks.add(i);
             Collections.shuffle(blocks, RAND);
-            // rounds of 100 operations, the ring dying during the first
+            // rounds of OPS operations started by THREADS threads at once (an
+            // operation started while the ring dies is the one most easily lost),
+            // the ring dying during the first
             for (int round = 0; round < 3; round++) {
                 IoUringRings.evict(file);
                 List<IoUringAsyncChannels.Outcome<Integer>> outcomes = new ArrayList<>();
                 List<ByteBuffer> buffers = new ArrayList<>();
                 List<byte[]> written = new ArrayList<>();
-                for (int i = 0; i < 100; i++) {
-                    int block = blocks.get(round * 100 + i);
-                    boolean write = (i % 3 == 0);
+                for (int i = 0; i < OPS; i++) {
                     ByteBuffer bb = IoUringAsyncChannels.buffer(i % 2 == 0, BLOCK);
-                    IoUringAsyncChannels.Outcome<Integer> o = new IoUringAsyncChannels.Outcome<>(ch);
-                    if (write) {
+                    if (i % 3 == 0) {
                         byte[] b = IoUringAsyncChannels.randomBytes(RAND, BLOCK);
                         bb.put(0, b);
                         written.add(b);
-                        ch.write(bb, (long) block * BLOCK, null, o);
                     } else {
                         written.add(null);
-                        ch.read(bb, (long) block * BLOCK, null, o);
                     }
-                    outcomes.add(o);
+                    outcomes.add(new IoUringAsyncChannels.Outcome<>(ch));
                     buffers.add(bb);
                 }
-                for (int i = 0; i < 100; i++) {
-                    int block = blocks.get(round * 100 + i);
-                    int position = block * BLOCK;
+                int first = round * OPS;
+                CountDownLatch go = new CountDownLatch(1);
+                List<Thread> starters = new ArrayList<>();
+                for (int t = 0; t < THREADS; t++) {
+                    int start = t;
+                    starters.add(Thread.ofPlatform().start(() -> {
+                        try {
+                            go.await();
+                        } catch (InterruptedException e) {
+                            throw new RuntimeException(e);
+                        }
+                        for (int i = start; i < OPS; i += THREADS) {
+                            long position = (long) blocks.get(first + i) * BLOCK;
+                            if (written.get(i) != null)
+                                ch.write(buffers.get(i), position, null, outcomes.get(i));
+                            else
+                                ch.read(buffers.get(i), position, null, outcomes.get(i));
+                        }
+                    }));
+                }
+                go.countDown();
+                for (Thread t : starters)
+                    t.join();
+                for (int i = 0; i < OPS; i++) {
+                    int position = blocks.get(first + i) * BLOCK;
                     int n = outcomes.get(i).get();
                     if (written.get(i) != null) {
                         if (n != BLOCK)
@@ -110,7 +132,7 @@ public class IoUringAsyncFault {
                         IoUringAsyncChannels.checkRead(n, BLOCK, buffers.get(i), data, position);
                     }
                 }
-                System.out.println("round " + round + ": 100 operations done");
+                System.out.println("round " + round + ": " + OPS + " operations done");
             }
             ch.close();
             if (!Arrays.equals(Files.readAllBytes(file), data))

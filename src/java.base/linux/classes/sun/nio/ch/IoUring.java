@@ -697,11 +697,11 @@ final class IoUring {
      * Kills the ring: no new operation is submitted. Called by a submitter
      * whose submission failed, the reaper goes on handing out the completions
      * of the operations in flight (and kills the ring itself if it cannot).
-     * Called by the reaper, the kernel is asked to cancel what it still has
-     * (an operation it cancels ends with FALLBACK), and every completion is
-     * waited for, however long it takes, as pread/pwrite would wait: no
-     * operation returns, and no memory it names is reused, before its
-     * completion has arrived. Before Linux 6.0, which cannot cancel
+     * Called by the reaper, the queued operations end with FALLBACK, the
+     * kernel is asked to cancel what it still has (an operation it cancels
+     * ends with FALLBACK too), and every completion is waited for, however
+     * long it takes, as pread/pwrite would wait: no operation returns, and no
+     * memory it names is reused, before its completion has arrived. Before Linux 6.0, which cannot cancel
      * synchronously, or for a request that cannot be cancelled, that is a
      * poll of the CQ ring; after 10 seconds, the operations still in the
      * kernel are reported (jdk.nio.file.ioUring.debug).
@@ -724,6 +724,9 @@ final class IoUring {
         if (Thread.currentThread() != reaper)
             return;
 
+        // an operation queued before the submitter could see the ring dead
+        // is this thread's to end: the submitter left it to the reaper
+        refuseQueued();
         if (!TEST_NO_SYNC_CANCEL)
             cancelAll0(address);
         long start = System.nanoTime();
