@@ -265,6 +265,7 @@ final class IoUring {
     int execute(boolean write, int fd, long bufAddress, int len, long position) {
         Slot slot;
         Throwable failure = null;
+        boolean killed = false;
         lockSubmit();
         try {
             while (freeCount == 0 && !dead) {
@@ -304,6 +305,7 @@ final class IoUring {
                 slot.thread = null;
                 free[freeCount++] = slot.index;
                 dead = true;
+                killed = true;
                 slotFreed.signalAll();
                 die("io_uring_enter: " + errorString0(-res));
                 return FALLBACK;
@@ -318,6 +320,9 @@ final class IoUring {
             }
         } finally {
             submitLock.unlock();
+            // what was queued before the ring died, the reaper may never see
+            if (killed)
+                refuseQueued();
             runCompletions();
         }
         return await(slot, failure);
@@ -358,6 +363,10 @@ final class IoUring {
             } finally {
                 submitLock.unlock();
             }
+            // the reaper may wait for nothing now: what was queued before the
+            // ring died is this thread's to end
+            if (dead)
+                refuseQueued();
         }
     }
 
@@ -400,6 +409,18 @@ final class IoUring {
             return failure;
         }
         return requests.isEmpty() ? 0 : 1;
+    }
+
+    /**
+     * Returns true if a slot is free.
+     */
+    private boolean slotFree() {
+        lockSubmit();
+        try {
+            return freeCount > 0;
+        } finally {
+            submitLock.unlock();
+        }
     }
 
     /**
@@ -659,10 +680,12 @@ final class IoUring {
                     reaperIdle = false;
                     continue;
                 }
-                // a thread that queues an operation from now on wakes this
-                // one with a NOP (full: a slot freed by a completion will do)
+                // a thread that queues an operation or frees a slot from now
+                // on wakes this one with a NOP; one that did so before is
+                // seen here
                 reaperInKernel.set(true);
-                int res = (full || requests.isEmpty()) ? wait0(address) : 0;
+                boolean wait = full ? !slotFree() : requests.isEmpty();
+                int res = wait ? wait0(address) : 0;
                 reaperInKernel.set(false);
                 if (res < 0) {
                     die("io_uring_enter (waiting for completions): " + errorString0(-res));
@@ -696,7 +719,9 @@ final class IoUring {
     /**
      * Kills the ring: no new operation is submitted. Called by a submitter
      * whose submission failed, the reaper goes on handing out the completions
-     * of the operations in flight (and kills the ring itself if it cannot).
+     * of the operations in flight (and kills the ring itself if it cannot),
+     * and the submitter, once it holds no lock, ends the queued operations
+     * with FALLBACK.
      * Called by the reaper, the queued operations end with FALLBACK, the
      * kernel is asked to cancel what it still has (an operation it cancels
      * ends with FALLBACK too), and every completion is waited for, however

@@ -364,13 +364,19 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
             try {
                 executor.execute(runner);
                 return;
-            } catch (RuntimeException e) {
-                // rejected
+            } catch (RuntimeException | Error e) {
+                // rejected, or no thread for it
             } finally {
                 STARTING.remove();
             }
         }
-        DefaultExecutorHolder.defaultExecutor.execute(runner);
+        try {
+            DefaultExecutorHolder.defaultExecutor.execute(runner);
+        } catch (Throwable e) {
+            // no runner: the operation that completes next starts one
+            takers.decrementAndGet();
+            throw e;
+        }
     }
 
     /**
