@@ -27,8 +27,9 @@
  *          runs (a thread of the channel's pool, never an io_uring reaper, also with an
  *          executor that runs tasks in the caller), an executor shut down before the call
  *          (RejectedExecutionException, ShutdownChannelGroupException, as upstream), shut
- *          down with operations in flight (every handler still runs), shut down now, or
- *          rejecting some tasks, and a virtual thread per task executor
+ *          down with operations in flight (every handler still runs), shut down now,
+ *          rejecting some tasks, or blocking in execute while a handler waits for another
+ *          channel's read, and a virtual thread per task executor
  * @requires os.family == "linux"
  * @key randomness
  * @library /test/lib ../FileChannel
@@ -51,11 +52,13 @@
  * @key randomness
  * @library /test/lib ../FileChannel
  * @build jdk.test.lib.RandomFactory IoUringRings IoUringAsyncChannels
- * @run main/othervm/timeout=600 -Djdk.nio.file.ioUring=always IoUringAsyncExecutor
+ * @run main/othervm/timeout=600 -Djdk.nio.file.ioUring=always -Djdk.nio.file.ioUring.rings=1
+ *      IoUringAsyncExecutor
  */
 
 import java.nio.ByteBuffer;
 import java.nio.channels.AsynchronousFileChannel;
+import java.nio.channels.CompletionHandler;
 import java.nio.channels.ShutdownChannelGroupException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -64,9 +67,12 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -93,6 +99,7 @@ public class IoUringAsyncExecutor {
             shutDownInFlight(true);
             callerRuns();
             rejecting();
+            blockingExecute();
             virtualThreadPerTask();
         } finally {
             Files.delete(file);
@@ -300,6 +307,76 @@ public class IoUringAsyncExecutor {
         }
         pool.shutdown();
         System.out.println("rejecting executor: " + threw + " reads threw, " + ran + " handlers ran");
+    }
+
+    /**
+     * An executor whose execute waits while one of its tasks runs, and a
+     * handler of it that waits for a read of another channel: upstream's
+     * initiating thread waits in execute, and the handler's read completes.
+     * The read started while the handler runs completes once it returns.
+     * The reads go through a ring in the always run only (in auto, a
+     * channel's only outstanding read is done as upstream's), which has one
+     * ring, so that both channels share it.
+     */
+    static void blockingExecute() throws Exception {
+        ExecutorService pool = pool(1, "blocking");
+        Semaphore permit = new Semaphore(1);
+        ExecutorService blocking = new Forwarding(r -> {
+            permit.acquireUninterruptibly();
+            pool.execute(() -> {
+                try {
+                    r.run();
+                } finally {
+                    permit.release();
+                }
+            });
+        }, pool);
+        Files.readAllBytes(file);
+        try (AsynchronousFileChannel ch = AsynchronousFileChannel.open(file, Set.of(READ), blocking);
+             AsynchronousFileChannel other = AsynchronousFileChannel.open(file, READ)) {
+            IoUringAsyncChannels.checkImplementation(ch);
+            CountDownLatch handlerStarted = new CountDownLatch(1);
+            CountDownLatch secondStarting = new CountDownLatch(1);
+            long otherPosition = randomBlock();
+            ByteBuffer otherBuffer = ByteBuffer.allocate(BLOCK);
+            CompletableFuture<Integer> otherRead = new CompletableFuture<>();
+            ByteBuffer first = ByteBuffer.allocate(BLOCK);
+            ch.read(first, 0, null, new CompletionHandler<Integer, Void>() {
+                @Override
+                public void completed(Integer n, Void v) {
+                    handlerStarted.countDown();
+                    try {
+                        // the second read (cached) completes meanwhile, and its
+                        // hand-off waits in execute until this handler returns
+                        secondStarting.await();
+                        Thread.sleep(200);
+                        otherRead.complete(other.read(otherBuffer, otherPosition)
+                                .get(IoUringAsyncChannels.TIMEOUT_SECONDS, TimeUnit.SECONDS));
+                    } catch (Throwable e) {
+                        otherRead.completeExceptionally(e);
+                    }
+                }
+
+                @Override
+                public void failed(Throwable e, Void v) {
+                    otherRead.completeExceptionally(e);
+                }
+            });
+            handlerStarted.await();
+            long position = randomBlock();
+            ByteBuffer second = ByteBuffer.allocate(BLOCK);
+            IoUringAsyncChannels.Outcome<Integer> o = new IoUringAsyncChannels.Outcome<>(ch);
+            // upstream's read waits here for the permit, so another thread starts it
+            Thread starter = Thread.ofPlatform().start(() -> {
+                secondStarting.countDown();
+                ch.read(second, position, null, o);
+            });
+            checkRead(otherRead.get(), otherBuffer, otherPosition);
+            checkRead(o.get(), second, position);
+            starter.join();
+        }
+        pool.shutdown();
+        System.out.println("executor blocking in execute: another channel's read completed");
     }
 
     /**

@@ -35,7 +35,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import jdk.internal.access.JavaIOFileDescriptorAccess;
@@ -132,6 +134,11 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
 
     private final Runnable runner = this::runCompleted;
 
+    // true if the executor's execute is known not to block: it is then
+    // called by the thread that takes a completion, most often a ring's
+    // reaper, which every operation on that ring waits for (see handOff)
+    private final boolean executesAtOnce;
+
     private IoUringAsynchronousFileChannelImpl(FileDescriptor fdObj,
                                                String path,
                                                boolean reading,
@@ -144,6 +151,26 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
         this.fd = FD_ACCESS.get(fdObj);
         this.ringWrites = writesWait || always;
         this.always = always;
+        this.executesAtOnce = executesAtOnce(executor);
+    }
+
+    /**
+     * Returns true if the executor is one whose execute does not wait: a
+     * ForkJoinPool, or a ThreadPoolExecutor (not a subclass, which may
+     * override execute) that rejects with one of its own policies. Any other
+     * executor may block in execute (for example, a rejection handler that
+     * waits for room in the queue).
+     */
+    private static boolean executesAtOnce(ExecutorService executor) {
+        if (executor.getClass() == ForkJoinPool.class)
+            return true;
+        if (executor.getClass() != ThreadPoolExecutor.class)
+            return false;
+        Class<?> policy = ((ThreadPoolExecutor) executor).getRejectedExecutionHandler().getClass();
+        return policy == ThreadPoolExecutor.AbortPolicy.class
+                || policy == ThreadPoolExecutor.CallerRunsPolicy.class
+                || policy == ThreadPoolExecutor.DiscardPolicy.class
+                || policy == ThreadPoolExecutor.DiscardOldestPolicy.class;
     }
 
     /**
@@ -344,11 +371,26 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
      * Hands a completed operation to the channel's executor: queues it, and
      * starts a runner unless one will take it. Once the executor is shut
      * down, a runner it took may never run, so each operation starts one.
+     * This runs in the thread that took the completion, most often a ring's
+     * reaper, which must not wait: an executor whose execute may block is
+     * given the runner by a thread of the default executor.
      */
     private void handOff(Operation<?> op) {
         completed.add(op);
-        if (takers.get() == 0 || executor.isShutdown())
-            startRunner();
+        if (takers.get() == 0 || executor.isShutdown()) {
+            if (executesAtOnce) {
+                startRunner();
+            } else {
+                takers.incrementAndGet();
+                try {
+                    DefaultExecutorHolder.defaultExecutor.execute(this::submitRunner);
+                } catch (Throwable e) {
+                    // no thread: the operation that completes next starts one
+                    takers.decrementAndGet();
+                    throw e;
+                }
+            }
+        }
     }
 
     /**
@@ -359,6 +401,13 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
      */
     private void startRunner() {
         takers.incrementAndGet();
+        submitRunner();
+    }
+
+    /**
+     * Submits a runner, already counted in takers, as startRunner does.
+     */
+    private void submitRunner() {
         if (!executor.isShutdown()) {
             STARTING.set(Boolean.TRUE);
             try {
