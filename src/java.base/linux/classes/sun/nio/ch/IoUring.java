@@ -721,15 +721,15 @@ final class IoUring {
      * whose submission failed, the reaper goes on handing out the completions
      * of the operations in flight (and kills the ring itself if it cannot),
      * and the submitter, once it holds no lock, ends the queued operations
-     * with FALLBACK.
-     * Called by the reaper, the queued operations end with FALLBACK, the
-     * kernel is asked to cancel what it still has (an operation it cancels
-     * ends with FALLBACK too), and every completion is waited for, however
-     * long it takes, as pread/pwrite would wait: no operation returns, and no
-     * memory it names is reused, before its completion has arrived. Before Linux 6.0, which cannot cancel
-     * synchronously, or for a request that cannot be cancelled, that is a
-     * poll of the CQ ring; after 10 seconds, the operations still in the
-     * kernel are reported (jdk.nio.file.ioUring.debug).
+     * with FALLBACK. Called by the reaper, the queued operations end with
+     * FALLBACK, the kernel is asked to cancel what it still has (an operation
+     * it cancels ends with FALLBACK too), and every completion is waited for,
+     * however long it takes, as pread/pwrite would wait: no operation
+     * returns, and no memory it names is reused, before its completion has
+     * arrived. Before Linux 6.0, which cannot cancel synchronously, or for a
+     * request that cannot be cancelled, that is a poll of the CQ ring; after
+     * 10 seconds, the operations still in the kernel are reported
+     * (jdk.nio.file.ioUring.debug).
      */
     private void die(String reason) {
         dead = true;
