@@ -262,7 +262,15 @@ testFault(volatile int *countdown)
 }
 
 /*
- * Submits the SQE just prepared: see submit.
+ * Submits the SQE just prepared, the only entry of the SQ ring. Returns 0 when
+ * the kernel has taken it, or -errno if io_uring_enter failed (EAGAIN and
+ * EBUSY, the kernel short of memory or of CQ ring space, are retried up to
+ * 1000 times, yielding the CPU between tries: the caller holds the submit
+ * lock, behind which the ring's other submitters could only wait, and the
+ * reaper, which frees CQ ring space, needs no lock of the submitter's). After
+ * a failure the SQE, which io_uring_submit has made visible to the kernel, is
+ * turned into a NOP before returning: the kernel never reads or writes the
+ * caller's buffer through it, even if the ring is entered again.
  */
 static int
 submitSqe(struct io_uring *ring, struct io_uring_sqe *sqe)
@@ -301,17 +309,9 @@ submitSqe(struct io_uring *ring, struct io_uring_sqe *sqe)
 }
 
 /*
- * Queues one read or write and submits it. The caller holds the ring's submit
- * lock, and every earlier submission has been taken by the kernel or
- * neutralized, so the SQ ring holds no other entry. Returns 0 when the kernel
- * has taken the SQE, or -errno if io_uring_enter failed (EAGAIN and EBUSY,
- * the kernel short of memory or of CQ ring space, are retried up to 1000
- * times, yielding the CPU between tries: the caller holds the submit lock,
- * behind which the ring's other submitters could only wait, and the reaper,
- * which frees CQ ring space, needs no lock of the submitter's). After a
- * failure the SQE, which io_uring_submit has made visible to the kernel, is
- * turned into a NOP before returning: the kernel never reads or writes the
- * caller's buffer through it, even if the ring is entered again.
+ * Queues one read or write and submits it, as submitSqe. The caller holds the
+ * ring's submit lock, and every earlier submission has been taken by the
+ * kernel or neutralized, so the SQ ring holds no other entry.
  */
 static int
 submit(struct io_uring *ring, jboolean write, jint fd, jlong bufAddress,
@@ -400,7 +400,7 @@ Java_sun_nio_ch_IoUring_submitDrain0(JNIEnv *env, jclass clazz, jlong address,
 
 /*
  * Submits a NOP, whose completion wakes a thread waiting in wait0 and is
- * skipped by drain0. Returns as submit0; the caller holds the submit lock.
+ * skipped by drain0. Returns as submitSqe; the caller holds the submit lock.
  */
 JNIEXPORT jint JNICALL
 Java_sun_nio_ch_IoUring_nop0(JNIEnv *env, jclass clazz, jlong address)

@@ -48,9 +48,8 @@ import jdk.internal.misc.Unsafe;
  * An AsynchronousFileChannel whose reads and writes are io_uring operations
  * on the shared rings of {@link IoUring}: queued by the initiating thread,
  * which does not wait for them, submitted by the ring's reaper, and completed
- * without a thread blocked per operation. The thread
- * that takes a completion from the CQ ring hands it to the channel's
- * executor, where the buffers are updated and released and the Future is
+ * without a thread blocked per operation. The thread that takes a completion
+ * from the CQ ring hands it to the channel's executor, where the buffers are updated and released and the Future is
  * completed or the handler invoked, as upstream's
  * SimpleAsynchronousFileChannelImpl does in the task that does its I/O. A
  * task on the executor completes the operations that are there one after
@@ -133,6 +132,9 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
     private final AtomicInteger takers = new AtomicInteger();
 
     private final Runnable runner = this::runCompleted;
+
+    // submits a runner from a thread of the default executor (see handOff)
+    private final Runnable runnerSubmitter = this::submitRunner;
 
     // true if the executor's execute is known not to block: it is then
     // called by the thread that takes a completion, most often a ring's
@@ -378,17 +380,11 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
     private void handOff(Operation<?> op) {
         completed.add(op);
         if (takers.get() == 0 || executor.isShutdown()) {
+            takers.incrementAndGet();
             if (executesAtOnce) {
-                startRunner();
+                submitRunner();
             } else {
-                takers.incrementAndGet();
-                try {
-                    DefaultExecutorHolder.defaultExecutor.execute(this::submitRunner);
-                } catch (Throwable e) {
-                    // no thread: the operation that completes next starts one
-                    takers.decrementAndGet();
-                    throw e;
-                }
+                executeByDefault(runnerSubmitter);
             }
         }
     }
@@ -419,10 +415,19 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
                 STARTING.remove();
             }
         }
+        executeByDefault(runner);
+    }
+
+    /**
+     * Submits a task that is to submit or be a runner, already counted in
+     * takers, to the default executor; if it cannot run (no thread), the
+     * runner is no longer counted, so that the operation that completes next
+     * starts one.
+     */
+    private void executeByDefault(Runnable task) {
         try {
-            DefaultExecutorHolder.defaultExecutor.execute(runner);
+            DefaultExecutorHolder.defaultExecutor.execute(task);
         } catch (Throwable e) {
-            // no runner: the operation that completes next starts one
             takers.decrementAndGet();
             throw e;
         }
