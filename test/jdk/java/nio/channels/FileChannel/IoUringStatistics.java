@@ -27,8 +27,9 @@
  *          reads took, for a few load shapes in each mode: a hot file read by many
  *          virtual threads (no read would block), cold reads by one virtual thread
  *          (they block the carrier in auto), by many (a few at a time are compensated,
- *          the others park on a ring in auto, and once many are parked reads go to a
- *          ring without a probe; all are compensated in compensate),
+ *          the others park on a ring in auto, some without a probe while many are
+ *          parked, as many as the device keeps waiting; all are compensated in
+ *          compensate),
  *          by many on a scheduler that cannot start a spare carrier (none is
  *          compensated), and by platform threads (never counted);
  *          every read's bytes are checked
@@ -109,12 +110,16 @@ public class IoUringStatistics {
             expect("auto, cold, one virtual thread", s, "unprobed", 0);
             // many virtual threads: a few reads at a time block with compensation,
             // the others park on a ring, and while at least sixteen per carrier are
-            // parked, reads go to a ring without a probe
+            // parked, reads go to a ring without a probe (how often that happens
+            // depends on the device's latency: no count is asserted); every read
+            // is counted once
             s = stats(run("auto", "many", file, seed));
             positive("auto, cold, many virtual threads", s, "wouldBlock");
             positive("auto, cold, many virtual threads", s, "ring");
             positive("auto, cold, many virtual threads", s, "compensated");
-            positive("auto, cold, many virtual threads", s, "unprobed");
+            if (s.get("unprobed") > s.get("ring"))
+                throw new RuntimeException("auto, cold, many virtual threads: more reads "
+                                           + "unprobed than through a ring (" + s + ")");
             expect("auto, cold, many virtual threads", s, "fallback", 0);
             expect("auto, cold, many virtual threads", s, "wouldBlock",
                    s.get("blocked") + s.get("compensated") + s.get("ring") - s.get("unprobed"));
