@@ -28,8 +28,9 @@
  *          executor that runs tasks in the caller), an executor shut down before the call
  *          (RejectedExecutionException, ShutdownChannelGroupException, as upstream), shut
  *          down with operations in flight (every handler still runs), shut down now,
- *          rejecting some tasks, or blocking in execute while a handler waits for another
- *          channel's read, and a virtual thread per task executor
+ *          rejecting some tasks, blocking in execute while a handler waits for another
+ *          channel's read, or dropping the tasks it has no room for (reads started once
+ *          it has room complete), and a virtual thread per task executor
  * @requires os.family == "linux"
  * @key randomness
  * @library /test/lib ../FileChannel
@@ -67,13 +68,16 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.RejectedExecutionHandler;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -100,6 +104,8 @@ public class IoUringAsyncExecutor {
             callerRuns();
             rejecting();
             blockingExecute();
+            discarding(new ThreadPoolExecutor.DiscardPolicy());
+            discarding(new ThreadPoolExecutor.DiscardOldestPolicy());
             virtualThreadPerTask();
         } finally {
             Files.delete(file);
@@ -377,6 +383,64 @@ public class IoUringAsyncExecutor {
         }
         pool.shutdown();
         System.out.println("executor blocking in execute: another channel's read completed");
+    }
+
+    /**
+     * A pool of one thread and a queue of one task that drops what it has no
+     * room for. While its thread is held and its queue full, reads are
+     * started whose tasks it drops (upstream's task, or the hand-off of a
+     * completion): their handlers may never run. Once it has room again,
+     * each read started then completes, as upstream's does.
+     */
+    static void discarding(RejectedExecutionHandler policy) throws Exception {
+        String name = policy.getClass().getSimpleName();
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(1), r -> {
+                    Thread t = new Thread(r, name);
+                    t.setDaemon(true);
+                    return t;
+                }, policy);
+        Files.readAllBytes(file);
+        int ran = 0;
+        try (AsynchronousFileChannel ch = AsynchronousFileChannel.open(file, Set.of(READ), pool)) {
+            IoUringAsyncChannels.checkImplementation(ch);
+            CountDownLatch held = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            pool.execute(() -> {
+                held.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            held.await();
+            pool.execute(() -> { });
+            List<IoUringAsyncChannels.Outcome<Integer>> dropped = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                IoUringAsyncChannels.Outcome<Integer> o = new IoUringAsyncChannels.Outcome<>(ch);
+                ch.read(ByteBuffer.allocate(BLOCK), randomBlock(), null, o);
+                dropped.add(o);
+            }
+            // the reads of cached data complete, and their tasks are dropped
+            Thread.sleep(500);
+            release.countDown();
+            // what the queue kept runs, and then one read at a time has room
+            while (pool.getActiveCount() > 0 || !pool.getQueue().isEmpty())
+                Thread.sleep(10);
+            for (int i = 0; i < 32; i++) {
+                var read = new IoUringAsyncChannels.BlockRead(ch, i % 2 == 0, randomBlock(), BLOCK);
+                read.check(data);
+            }
+            for (IoUringAsyncChannels.Outcome<Integer> o : dropped) {
+                if (o.calls() > 1)
+                    throw new RuntimeException(name + ": handler invoked " + o.calls() + " times");
+                ran += o.calls();
+            }
+        }
+        pool.shutdown();
+        System.out.println(name + ": reads completed once the pool had room; " + ran
+                           + " of 8 started while it had none did");
     }
 
     /**

@@ -141,6 +141,13 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
     // reaper, which every operation on that ring waits for (see handOff)
     private final boolean executesAtOnce;
 
+    // true if the executor drops a task it cannot take without a word (a
+    // ThreadPoolExecutor with DiscardPolicy or DiscardOldestPolicy): each
+    // operation is then a task of its own, as with upstream's channel, so
+    // that a dropped task loses its own operation, not a runner that all
+    // the channel's later operations would wait for
+    private final boolean discards;
+
     private IoUringAsynchronousFileChannelImpl(FileDescriptor fdObj,
                                                String path,
                                                boolean reading,
@@ -154,6 +161,9 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
         this.ringWrites = writesWait || always;
         this.always = always;
         this.executesAtOnce = executesAtOnce(executor);
+        this.discards = executesAtOnce && executor instanceof ThreadPoolExecutor tpe
+                && (policy(tpe) == ThreadPoolExecutor.DiscardPolicy.class
+                    || policy(tpe) == ThreadPoolExecutor.DiscardOldestPolicy.class);
     }
 
     /**
@@ -168,11 +178,15 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
             return true;
         if (executor.getClass() != ThreadPoolExecutor.class)
             return false;
-        Class<?> policy = ((ThreadPoolExecutor) executor).getRejectedExecutionHandler().getClass();
+        Class<?> policy = policy((ThreadPoolExecutor) executor);
         return policy == ThreadPoolExecutor.AbortPolicy.class
                 || policy == ThreadPoolExecutor.CallerRunsPolicy.class
                 || policy == ThreadPoolExecutor.DiscardPolicy.class
                 || policy == ThreadPoolExecutor.DiscardOldestPolicy.class;
+    }
+
+    private static Class<?> policy(ThreadPoolExecutor executor) {
+        return executor.getRejectedExecutionHandler().getClass();
     }
 
     /**
@@ -375,9 +389,14 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
      * down, a runner it took may never run, so each operation starts one.
      * This runs in the thread that took the completion, most often a ring's
      * reaper, which must not wait: an executor whose execute may block is
-     * given the runner by a thread of the default executor.
+     * given the runner by a thread of the default executor. An executor
+     * that drops tasks (see discards) is given the operation itself.
      */
     private void handOff(Operation<?> op) {
+        if (discards) {
+            runAlone(op);
+            return;
+        }
         completed.add(op);
         if (takers.get() == 0 || executor.isShutdown()) {
             takers.incrementAndGet();
@@ -387,6 +406,23 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
                 executeByDefault(runnerSubmitter);
             }
         }
+    }
+
+    /**
+     * Submits the operation as a task of its own to the channel's executor,
+     * which drops tasks it cannot take, or, if it is shut down (where it
+     * would drop it too) or cannot start a thread, to the default executor.
+     */
+    private void runAlone(Operation<?> op) {
+        if (!executor.isShutdown()) {
+            try {
+                executor.execute(op);
+                return;
+            } catch (RuntimeException | Error e) {
+                // no thread for it
+            }
+        }
+        DefaultExecutorHolder.defaultExecutor.execute(op);
     }
 
     /**
@@ -481,7 +517,7 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
      * A read or write submitted to a ring: its completion, handed off to the
      * channel's executor, and the task that completes it there.
      */
-    private final class Operation<A> implements IoUring.Completion {
+    private final class Operation<A> implements IoUring.Completion, Runnable {
         private final boolean write;
         private final ByteBuffer bb;        // the caller's buffer
         private final int pos;              // its position at the start
@@ -569,7 +605,8 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
          * buffer, releases it, and completes the Future or invokes the
          * handler.
          */
-        void run() {
+        @Override
+        public void run() {
             int n = 0;
             Throwable exc = null;
             try {
