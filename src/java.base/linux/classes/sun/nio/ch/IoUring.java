@@ -333,13 +333,19 @@ final class IoUring {
      * completion runs the given action, with the result or, if the ring is
      * dead or dies before the kernel has taken the operation, FALLBACK. The
      * operation is queued for the reaper, which submits it while slots are
-     * free. The buffer must stay valid until the action has run.
+     * free. The buffer must stay valid until the action has run. If this
+     * method throws, the operation was not queued.
      */
     void submit(boolean write, int fd, long bufAddress, int len, long position,
                 Completion action) {
         requests.add(new Request(write, fd, bufAddress, len, position, action));
-        if (!dead)
-            wakeReaper();
+        try {
+            if (!dead)
+                wakeReaper();
+        } catch (Throwable e) {
+            // no NOP (OutOfMemoryError): the reaper waits in the kernel for
+            // an operation in flight, and submits this one when it wakes
+        }
         if (dead)
             refuseQueued();
     }
@@ -527,8 +533,9 @@ final class IoUring {
                 drain();
             } finally {
                 reapLock.unlock();
+                // what was taken, even if drain threw, is this thread's to run
+                runCompletions();
             }
-            runCompletions();
             return true;
         }
         return false;

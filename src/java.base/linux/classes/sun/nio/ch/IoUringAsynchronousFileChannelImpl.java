@@ -379,7 +379,16 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
             outstanding.decrementAndGet();
             return upstream(write, bb, position, attachment, handler);
         }
-        ring.submit(write, fd, op.address, op.length, position, op);
+        try {
+            ring.submit(write, fd, op.address, op.length, position, op);
+        } catch (Throwable e) {
+            // not queued (OutOfMemoryError)
+            if (inFlight.decrementAndGet() == 0 && closing)
+                LockSupport.unpark(closer);
+            op.release();
+            outstanding.decrementAndGet();
+            throw e;
+        }
         return op.future;
     }
 
