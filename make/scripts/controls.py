@@ -12,7 +12,8 @@ another JDK, such as an earlier build kept as a control), by default:
   always        the patched JDK, every operation through a ring
 A configuration whose JDK is "fio" runs fio instead (one job, io_uring, the case's qd, op,
 direct, file and fileSize, as long as JMH's warmup and measurement): the device's rate for one
-thread that keeps that many operations outstanding, as a control for AsyncFileChannelUring.
+thread that keeps that many operations outstanding, as a control for AsyncFileChannelUring; with
+cache=hot the file is read into the page cache first and not invalidated.
 
 Every combination of the "-p name=a,b" options is a case. Each round runs every configuration
 once on the case, one JMH fork each, in an order shuffled every round (seeded), so that drift
@@ -76,9 +77,15 @@ def run_fio(a, opts, tag):
     ramp = int(jmh_option(opts, "-wi", "1")) * int(jmh_option(opts, "-w", "2").rstrip("s"))
     write = params.get("op", "read") == "write"
     path = params.get("file", "/var/tmp/nio-uring-bench.dat") + (".aw" if write else "")
+    hot = params.get("cache") == "hot" and not write
+    if hot:
+        # as the benchmark's setup: the file read into the page cache
+        with open(path, "rb") as f:
+            while f.read(1 << 20):
+                pass
     cmd = ["fio", "--name=" + tag, "--filename=" + path, "--rw=" + ("randwrite" if write else "randread"),
            "--bs=4k", "--ioengine=io_uring", "--iodepth=" + params.get("qd", "1"), "--numjobs=1",
-           "--size=" + params.get("fileSize", "2147483648"), "--fadvise_hint=0", "--invalidate=1",
+           "--size=" + params.get("fileSize", "2147483648"), "--fadvise_hint=0", "--invalidate=" + ("0" if hot else "1"),
            "--direct=" + ("1" if params.get("direct") == "true" else "0"), "--time_based",
            "--ramp_time=%d" % ramp, "--runtime=%d" % seconds, "--output-format=json"]
     print("## %s: %s" % (tag, " ".join(cmd)), flush=True)

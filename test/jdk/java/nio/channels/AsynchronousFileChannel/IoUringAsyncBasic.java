@@ -28,7 +28,8 @@
  *          bytes, the return values, the buffer positions and the exceptions are those of
  *          upstream's channel (the never run) and of pread/pwrite (FileChannel); on the
  *          patched JDK the channel is io_uring's, and in always, where an operation goes to
- *          the ring also when it is the only one outstanding, every one goes to a ring
+ *          the ring also when it is the only one outstanding, every one goes to a ring;
+ *          also many reads at a time of a file cached in part
  * @requires os.family == "linux"
  * @key randomness
  * @library /test/lib ../FileChannel
@@ -74,7 +75,9 @@ import java.nio.channels.NonReadableChannelException;
 import java.nio.channels.NonWritableChannelException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 import java.util.Random;
 import java.util.concurrent.ExecutionException;
@@ -124,6 +127,7 @@ public class IoUringAsyncBasic {
             exceptions(file);
             emptyAndClosed(file);
             farPositions(file);
+            partlyCached(file);
             upstreamOperations(file);
 
             // one at a time, the operations go to the ring in always only
@@ -234,6 +238,59 @@ public class IoUringAsyncBasic {
             int m = IoUringAsyncChannels.inThread(virtual, () -> read(ch, eof, p, future));
             check(m == -1, "read at " + p + " of a file of " + SIZE + " returned " + m);
             checkRead(eof, s, eof.limit(), p, 0);
+        }
+    }
+
+    /**
+     * Many reads at a time (in auto, all but the one that is the only one
+     * outstanding take the io_uring channel's own path) of a file that is in
+     * the page cache in part: the first half of a read's range, all of it, or
+     * none, and a read across the end of the file whose first half is cached.
+     * Each returns what pread returns, the file's bytes, in every kind of
+     * buffer.
+     */
+    static void partlyCached(Path file) throws Exception {
+        if (!IoUringRings.canEvict(file)) {
+            System.out.println("the page cache keeps the file here: partly cached reads skipped");
+            return;
+        }
+        String[] kinds = { "heap", "heapSlice", "direct", "directSlice" };
+        int len = 64 * 1024;
+        for (int round = 0; round < 4; round++) {
+            IoUringRings.evict(file);
+            long[] positions = new long[16];
+            try (FileChannel fc = FileChannel.open(file, READ)) {
+                for (int i = 0; i < positions.length; i++) {
+                    positions[i] = (i == 0) ? SIZE - len / 2 : RAND.nextInt(SIZE - len + 1);
+                    int cached = switch (i % 3) {
+                        case 0 -> len / 2;
+                        case 1 -> 0;
+                        default -> len;
+                    };
+                    if (cached > 0)
+                        fc.read(ByteBuffer.allocate(cached), positions[i]);
+                }
+            }
+            try (AsynchronousFileChannel ch = AsynchronousFileChannel.open(file, READ)) {
+                ByteBuffer[] buffers = new ByteBuffer[positions.length];
+                int[] starts = new int[positions.length];
+                List<IoUringAsyncChannels.Outcome<Integer>> outcomes = new ArrayList<>();
+                for (int i = 0; i < positions.length; i++) {
+                    buffers[i] = buffer(kinds[i % kinds.length], len);
+                    starts[i] = buffers[i].position();
+                    var o = new IoUringAsyncChannels.Outcome<Integer>(ch);
+                    operations++;
+                    ch.read(buffers[i], positions[i], null, o);
+                    outcomes.add(o);
+                }
+                for (int i = 0; i < positions.length; i++) {
+                    int n = outcomes.get(i).get();
+                    int expected = (int) Math.min(len, SIZE - positions[i]);
+                    check(n == expected, "read " + n + " at " + positions[i] + ", expected "
+                          + expected + " (partly cached)");
+                    checkRead(buffers[i], starts[i], buffers[i].limit(), positions[i], n);
+                }
+            }
         }
     }
 

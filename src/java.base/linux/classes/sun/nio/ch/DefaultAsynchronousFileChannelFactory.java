@@ -47,20 +47,20 @@ public final class DefaultAsynchronousFileChannelFactory {
     private static final String MODE = System.getProperty("jdk.nio.file.ioUring", "auto");
 
     /**
-     * Returns an AsynchronousFileChannel for the given open file, whose
-     * writes wait for the device if writesWait is true (O_DIRECT, O_SYNC or
-     * O_DSYNC).
+     * Returns an AsynchronousFileChannel for the given open file, opened
+     * with O_DIRECT if direct is true, and with O_SYNC or O_DSYNC if sync is.
      */
     public static AsynchronousFileChannel open(FileDescriptor fdo,
                                                String path,
                                                boolean reading,
                                                boolean writing,
-                                               boolean writesWait,
+                                               boolean direct,
+                                               boolean sync,
                                                ThreadPool pool)
     {
         if (MODE.equals("never") || IoUring.ring() == null || !IoUring.isFileOrBlockDevice(fdo))
             return SimpleAsynchronousFileChannelImpl.open(fdo, path, reading, writing, pool);
-        return IoUringAsynchronousFileChannelImpl.create(fdo, path, reading, writing, writesWait,
-                                                         MODE.equals("always"), pool);
+        return IoUringAsynchronousFileChannelImpl.create(fdo, path, reading, writing, direct,
+                                                         sync, MODE.equals("always"), pool);
     }
 }

@@ -49,14 +49,19 @@ import jdk.internal.misc.Unsafe;
  * on the shared rings of {@link IoUring}: queued by the initiating thread,
  * which does not wait for them, submitted by the ring's reaper, and completed
  * without a thread blocked per operation. The thread that takes a completion
- * from the CQ ring hands it to the channel's executor, where the buffers are updated and released and the Future is
- * completed or the handler invoked, as upstream's
- * SimpleAsynchronousFileChannelImpl does in the task that does its I/O. A
+ * from the CQ ring hands it to the channel's executor, where the buffers
+ * are updated and released and the Future is completed or the handler
+ * invoked, as upstream's SimpleAsynchronousFileChannelImpl does in the task
+ * that does its I/O. A
  * task on the executor completes the operations that are there one after
  * another, and starts another such task before it invokes a handler if more
  * wait: so a handler that blocks delays no other, while a few threads keep
  * up with completions that arrive faster than a thread could be woken for
- * each.
+ * each. A read of a file not opened with O_DIRECT first takes, in the
+ * initiating thread, what the page cache has, with preadv2(RWF_NOWAIT), which
+ * fails at once for data that is not there: a read of cached data then
+ * completes on the executor without the ring, and only the rest is read
+ * through it.
  *
  * <p> Everything else is upstream's: this class extends
  * SimpleAsynchronousFileChannelImpl, whose lock, tryLock, size, truncate and
@@ -109,6 +114,9 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
     // every read and write through the ring (jdk.nio.file.ioUring=always)
     private final boolean always;
 
+    // a read first takes what the page cache has (a buffered file, not always)
+    private final boolean readsCached;
+
     // reads and writes that could take the ring, started and not completed
     private final AtomicInteger outstanding = new AtomicInteger();
 
@@ -152,14 +160,16 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
                                                String path,
                                                boolean reading,
                                                boolean writing,
-                                               boolean writesWait,
+                                               boolean direct,
+                                               boolean sync,
                                                boolean always,
                                                ExecutorService executor)
     {
         super(fdObj, path, reading, writing, executor);
         this.fd = FD_ACCESS.get(fdObj);
-        this.ringWrites = writesWait || always;
+        this.ringWrites = direct || sync || always;
         this.always = always;
+        this.readsCached = !direct && !always;
         this.executesAtOnce = executesAtOnce(executor);
         this.discards = executesAtOnce && executor instanceof ThreadPoolExecutor tpe
                 && (policy(tpe) == ThreadPoolExecutor.DiscardPolicy.class
@@ -191,22 +201,23 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
 
     /**
      * Returns a channel for the given file descriptor, of a regular file or a
-     * block device whose writes wait for the device if writesWait is true,
-     * with the given thread pool or, if null, the default executor; with
-     * always, every read and write goes through the ring.
+     * block device opened with O_DIRECT if direct is true and with O_SYNC or
+     * O_DSYNC if sync is, with the given thread pool or, if null, the default
+     * executor; with always, every read and write goes through the ring.
      */
     static AsynchronousFileChannel create(FileDescriptor fdo,
                                           String path,
                                           boolean reading,
                                           boolean writing,
-                                          boolean writesWait,
+                                          boolean direct,
+                                          boolean sync,
                                           boolean always,
                                           ThreadPool pool)
     {
         ExecutorService executor = (pool == null) ?
             DefaultExecutorHolder.defaultExecutor : pool.executor();
-        return new IoUringAsynchronousFileChannelImpl(fdo, path, reading, writing, writesWait,
-                                                      always, executor);
+        return new IoUringAsynchronousFileChannelImpl(fdo, path, reading, writing, direct,
+                                                      sync, always, executor);
     }
 
     @Override
@@ -379,8 +390,14 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
             outstanding.decrementAndGet();
             return upstream(write, bb, position, attachment, handler);
         }
+        // data in the page cache is read now, and the operation completes
+        // on the executor with no ring
+        if (readsCached && !write && op.readCached()) {
+            op.completed(op.result);
+            return op.future;
+        }
         try {
-            ring.submit(write, fd, op.address, op.length, position, op);
+            ring.submit(write, fd, op.address, op.length, op.position, op);
         } catch (Throwable e) {
             // not queued (OutOfMemoryError)
             if (inFlight.decrementAndGet() == 0 && closing)
@@ -531,9 +548,12 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
         private final ByteBuffer bb;        // the caller's buffer
         private final int pos;              // its position at the start
         private final ByteBuffer buf;       // bb if direct, else a temporary direct buffer
-        final long address;
-        final int length;
-        private final long position;
+        // the part for the ring: all of it, or what follows the part read
+        // from the page cache (see readCached)
+        long address;
+        int length;
+        long position;
+        private int cached;                 // bytes read before the ring's part
         private final A attachment;
         private final CompletionHandler<Integer,? super A> handler;
         final PendingFuture<Integer,A> future;
@@ -573,6 +593,40 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
                 }
                 address = IOUtil.bufferAddress(buf);
             }
+        }
+
+        /**
+         * Reads what the page cache has, with preadv2(RWF_NOWAIT), as a
+         * virtual thread's FileChannel read does, which costs what pread
+         * costs when the data is cached and fails at once when it is not.
+         * Returns true if that is the whole operation: result is then what
+         * the ring would have returned (bytes read, or 0 at end of file).
+         * Otherwise the rest, if any was read, is left to the ring, whose
+         * result is added to it (see finish), as pread returns what it read
+         * before an error.
+         */
+        boolean readCached() {
+            int n;
+            try {
+                do {
+                    n = IoUring.preadNoWait0(fdObj, address + cached, length - cached,
+                                             position + cached);
+                    if (n > 0)
+                        cached += n;
+                } while (n > 0 && cached < length);
+            } catch (IOException e) {
+                n = IOStatus.UNAVAILABLE;   // the ring does it, and reports it
+            }
+            if (cached == length || n == IOStatus.EOF) {
+                // no part for the ring
+                result = cached;
+                cached = 0;
+                return true;
+            }
+            address += cached;
+            length -= cached;
+            position += cached;
+            return false;
         }
 
         /**
@@ -645,13 +699,22 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
             if (closedFirst)
                 throw new AsynchronousCloseException();
             int n = result;
-            if (n == 0 && !write) {
-                n = IOStatus.EOF;
-            } else if (n < 0 && n != IoUring.FALLBACK) {
-                n = IoUring.error0(n, !write);      // throws unless EINTR or EAGAIN
+            try {
+                if (n == 0 && !write) {
+                    n = IOStatus.EOF;
+                } else if (n < 0 && n != IoUring.FALLBACK) {
+                    n = IoUring.error0(n, !write);      // throws unless EINTR or EAGAIN
+                }
+                if (n == IoUring.FALLBACK || n == IOStatus.INTERRUPTED
+                        || n == IOStatus.UNAVAILABLE)
+                    n = transfer();
+            } catch (IOException e) {
+                if (cached == 0)
+                    throw e;
             }
-            if (n == IoUring.FALLBACK || n == IOStatus.INTERRUPTED || n == IOStatus.UNAVAILABLE)
-                n = transfer();
+            // what was read from the page cache comes first
+            if (cached > 0)
+                n = cached + Math.max(n, 0);
             if (n > 0) {
                 // as Windows' channel: a caller that changed the buffer meanwhile
                 // does not stop the completion

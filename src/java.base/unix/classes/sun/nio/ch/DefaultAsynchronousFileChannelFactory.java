@@ -38,15 +38,15 @@ public final class DefaultAsynchronousFileChannelFactory {
     private DefaultAsynchronousFileChannelFactory() { }
 
     /**
-     * Returns an AsynchronousFileChannel for the given open file, whose
-     * writes wait for the device if writesWait is true (O_DIRECT, O_SYNC or
-     * O_DSYNC).
+     * Returns an AsynchronousFileChannel for the given open file, opened
+     * with O_DIRECT if direct is true, and with O_SYNC or O_DSYNC if sync is.
      */
     public static AsynchronousFileChannel open(FileDescriptor fdo,
                                                String path,
                                                boolean reading,
                                                boolean writing,
-                                               boolean writesWait,
+                                               boolean direct,
+                                               boolean sync,
                                                ThreadPool pool)
     {
         return SimpleAsynchronousFileChannelImpl.open(fdo, path, reading, writing, pool);

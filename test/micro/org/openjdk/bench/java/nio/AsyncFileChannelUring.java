@@ -57,7 +57,8 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * worker pool). Reads are of a file of {@code fileSize} bytes (default
  * 2 GiB, created once in {@code /var/tmp}), evicted from the page cache
  * before each iteration (posix_fadvise DONTNEED through
- * {@code dd iflag=nocache count=0}); writes go to a file of the same size
+ * {@code dd iflag=nocache count=0}), or with {@code -p cache=hot} read into
+ * it (what reads cost without a device); writes go to a file of the same size
  * beside it, written back and evicted before each iteration. With
  * {@code -p direct=true} the file is opened with O_DIRECT.
  *
@@ -95,6 +96,9 @@ public class AsyncFileChannelUring {
 
     @Param({"direct"})
     public String buffer;            // heap | direct
+
+    @Param({"cold"})
+    public String cache;             // cold | hot (reads)
 
     @Param({"2147483648"})
     public long fileSize;
@@ -150,7 +154,11 @@ public class AsyncFileChannelUring {
                 fc.force(false);
             }
         }
-        FileChannelUring.evict(path);
+        if (!write && cache.equals("hot")) {
+            FileChannelUring.warm(path);
+        } else {
+            FileChannelUring.evict(path);
+        }
         Set<OpenOption> options = new HashSet<>();
         options.add(write ? WRITE : READ);
         if (direct)
