@@ -59,9 +59,9 @@ import jdk.internal.misc.Unsafe;
  * up with completions that arrive faster than a thread could be woken for
  * each. A read of a file not opened with O_DIRECT first takes, in the
  * initiating thread, what the page cache has, with preadv2(RWF_NOWAIT), which
- * fails at once for data that is not there: a read of cached data then
- * completes on the executor without the ring, and only the rest is read
- * through it.
+ * does not wait for data that is not there (it starts reading it, and waits
+ * only for room in the device's queue): a read of cached data then completes
+ * on the executor without the ring, and only the rest is read through it.
  *
  * <p> Everything else is upstream's: this class extends
  * SimpleAsynchronousFileChannelImpl, whose lock, tryLock, size, truncate and
@@ -598,7 +598,8 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
         /**
          * Reads what the page cache has, with preadv2(RWF_NOWAIT), as a
          * virtual thread's FileChannel read does, which costs what pread
-         * costs when the data is cached and fails at once when it is not.
+         * costs when the data is cached and does not wait for it when it is
+         * not.
          * Returns true if that is the whole operation: result is then what
          * the ring would have returned (bytes read, or 0 at end of file).
          * Otherwise the rest, if any was read, is left to the ring, whose
