@@ -39,6 +39,7 @@ import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import jdk.internal.access.JavaIOFileDescriptorAccess;
 import jdk.internal.access.SharedSecrets;
@@ -62,6 +63,8 @@ import jdk.internal.misc.Unsafe;
  * does not wait for data that is not there (it starts reading it, and waits
  * only for room in the device's queue): a read of cached data then completes
  * on the executor without the ring, and only the rest is read through it.
+ * With {@code -Djdk.nio.file.ioUring.debug=true}, how many operations took
+ * each path (upstream's code, the page cache, a ring) is printed at exit.
  *
  * <p> Everything else is upstream's: this class extends
  * SimpleAsynchronousFileChannelImpl, whose lock, tryLock, size, truncate and
@@ -99,6 +102,24 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
     private static class DefaultExecutorHolder {
         static final ExecutorService defaultExecutor =
             ThreadPool.createDefault().executor();
+    }
+
+    // with jdk.nio.file.ioUring.debug, how many reads and writes took each
+    // path, printed at exit: upstream's code, the page cache (readCached), a ring
+    private static final boolean DEBUG = Boolean.getBoolean("jdk.nio.file.ioUring.debug");
+    private static final LongAdder UPSTREAM = new LongAdder();
+    private static final LongAdder CACHED = new LongAdder();
+    private static final LongAdder RING = new LongAdder();
+    static {
+        if (DEBUG) {
+            try {
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> System.err.println(
+                        "jdk.nio.file.ioUring: AsynchronousFileChannel upstream=" + UPSTREAM.sum()
+                        + " cached=" + CACHED.sum() + " ring=" + RING.sum())));
+            } catch (IllegalStateException e) {
+                // shutting down already
+            }
+        }
     }
 
     // set while a thread submits a runner to a channel's executor
@@ -279,10 +300,16 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
                                          A attachment,
                                          CompletionHandler<Integer,? super A> handler) {
         IoUring ring = ringFor(write, bb, position);
-        if (ring == null || (write && !ringWrites))
+        if (ring == null || (write && !ringWrites)) {
+            if (DEBUG)
+                UPSTREAM.increment();
             return upstream(write, bb, position, attachment, handler);
-        if (outstanding.getAndIncrement() == 0 && !always)
+        }
+        if (outstanding.getAndIncrement() == 0 && !always) {
+            if (DEBUG)
+                UPSTREAM.increment();
             return counted(write, bb, position, attachment, handler);
+        }
         return submit(ring, write, bb, position, attachment, handler);
     }
 
@@ -388,15 +415,21 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
                 LockSupport.unpark(closer);
             op.release();
             outstanding.decrementAndGet();
+            if (DEBUG)
+                UPSTREAM.increment();
             return upstream(write, bb, position, attachment, handler);
         }
         // data in the page cache is read now, and the operation completes
         // on the executor with no ring
         if (readsCached && !write && op.readCached()) {
+            if (DEBUG)
+                CACHED.increment();
             op.completed(op.result);
             return op.future;
         }
         try {
+            if (DEBUG)
+                RING.increment();
             ring.submit(write, fd, op.address, op.length, op.position, op);
         } catch (Throwable e) {
             // not queued (OutOfMemoryError)
