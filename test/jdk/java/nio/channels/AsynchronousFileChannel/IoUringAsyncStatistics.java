@@ -33,7 +33,7 @@
  * @requires os.family == "linux"
  * @key randomness
  * @library /test/lib ../FileChannel
- * @build jdk.test.lib.RandomFactory IoUringRings IoUringAsyncChannels
+ * @build jdk.test.lib.RandomFactory IoUringRings IoUringCounts IoUringAsyncChannels
  * @run main/othervm/timeout=300 IoUringAsyncStatistics
  */
 
@@ -42,17 +42,14 @@ import java.nio.channels.AsynchronousFileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import static java.nio.file.StandardOpenOption.*;
 
 import jdk.test.lib.RandomFactory;
 import jdk.test.lib.process.OutputAnalyzer;
-import jdk.test.lib.process.ProcessTools;
 import jtreg.SkippedException;
 
 public class IoUringAsyncStatistics {
@@ -77,24 +74,25 @@ public class IoUringAsyncStatistics {
             if (s.isEmpty())
                 throw new SkippedException("no io_uring channel here");
             // always: every read through a ring
-            expect("always, hot, a burst at a time", s, "ring", READS);
-            expect("always, hot, a burst at a time", s, "cached", 0);
-            expect("always, hot, a burst at a time", s, "upstream", 0);
+            IoUringCounts.expect("always, hot, a burst at a time", s, "ring", READS);
+            IoUringCounts.expect("always, hot, a burst at a time", s, "cached", 0);
+            IoUringCounts.expect("always, hot, a burst at a time", s, "upstream", 0);
             // one at a time: upstream's
             s = stats(run("auto", "one", file, seed));
-            expect("auto, one at a time", s, "upstream", READS);
-            expect("auto, one at a time", s, "cached", 0);
-            expect("auto, one at a time", s, "ring", 0);
+            IoUringCounts.expect("auto, one at a time", s, "upstream", READS);
+            IoUringCounts.expect("auto, one at a time", s, "cached", 0);
+            IoUringCounts.expect("auto, one at a time", s, "ring", 0);
             // cached: from the page cache, but a read started while none is
             // outstanding (each burst's first, and any whose burst had none left)
             s = stats(run("auto", "hot", file, seed));
-            positive("auto, hot, a burst at a time", s, "cached");
-            expect("auto, hot, a burst at a time", s, "ring", 0);
-            expect("auto, hot, a burst at a time", s, "upstream", READS - s.get("cached"));
+            IoUringCounts.positive("auto, hot, a burst at a time", s, "cached");
+            IoUringCounts.expect("auto, hot, a burst at a time", s, "ring", 0);
+            IoUringCounts.expect("auto, hot, a burst at a time", s, "upstream",
+                                 READS - s.get("cached"));
             if (IoUringRings.canEvict(file)) {
                 s = stats(run("auto", "cold", file, seed));
-                positive("auto, cold, a burst at a time", s, "ring");
-                expect("auto, cold, a burst at a time", s, "upstream",
+                IoUringCounts.positive("auto, cold, a burst at a time", s, "ring");
+                IoUringCounts.expect("auto, cold, a burst at a time", s, "upstream",
                        READS - s.get("cached") - s.get("ring"));
             } else {
                 System.out.println("the page cache keeps the file here: cold shape skipped");
@@ -110,37 +108,12 @@ public class IoUringAsyncStatistics {
     }
 
     static OutputAnalyzer run(String mode, String shape, Path file, long seed) throws Exception {
-        OutputAnalyzer out = ProcessTools.executeTestJava(
-                "-Djdk.nio.file.ioUring=" + mode, "-Djdk.nio.file.ioUring.debug=true",
-                "IoUringAsyncStatistics", shape, file.toString(), Long.toString(seed));
-        System.out.println(mode + " " + shape + ": " + out.getStderr().strip());
-        out.shouldHaveExitValue(0);
-        return out;
+        return IoUringCounts.run(List.of("-Djdk.nio.file.ioUring=" + mode,
+                "IoUringAsyncStatistics", shape, file.toString(), Long.toString(seed)));
     }
 
-    /** The counts of the channel's statistics line, empty if there is none. */
     static Map<String, Long> stats(OutputAnalyzer out) {
-        Map<String, Long> map = new HashMap<>();
-        Matcher m = STATS.matcher(out.getStderr());
-        if (m.find()) {
-            for (String kv : m.group(1).strip().split(" ")) {
-                String[] p = kv.split("=");
-                map.put(p[0], Long.parseLong(p[1]));
-            }
-        }
-        return map;
-    }
-
-    static void expect(String what, Map<String, Long> s, String key, long value) {
-        if (s.get(key) == null || s.get(key) != value)
-            throw new RuntimeException(what + ": " + key + " is " + s.get(key)
-                                       + ", expected " + value + " (" + s + ")");
-    }
-
-    static void positive(String what, Map<String, Long> s, String key) {
-        if (s.get(key) == null || s.get(key) <= 0)
-            throw new RuntimeException(what + ": " + key + " is " + s.get(key)
-                                       + ", expected more than 0 (" + s + ")");
+        return IoUringCounts.parse(out.getStderr(), STATS);
     }
 
     /**

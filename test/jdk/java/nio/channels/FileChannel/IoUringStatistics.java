@@ -36,7 +36,7 @@
  * @requires os.family == "linux"
  * @key randomness
  * @library /test/lib
- * @build jdk.test.lib.RandomFactory IoUringRings
+ * @build jdk.test.lib.RandomFactory IoUringRings IoUringCounts
  * @run main/othervm/timeout=300 IoUringStatistics
  */
 
@@ -45,17 +45,14 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import static java.nio.file.StandardOpenOption.*;
 
 import jdk.test.lib.RandomFactory;
 import jdk.test.lib.process.OutputAnalyzer;
-import jdk.test.lib.process.ProcessTools;
 import jtreg.SkippedException;
 
 public class IoUringStatistics {
@@ -85,12 +82,12 @@ public class IoUringStatistics {
             // hot: no read would block, in any mode
             for (String mode : List.of("auto", "compensate", "always")) {
                 Map<String, Long> s = stats(run(mode, "hot", file, seed));
-                expect(mode + ", hot, many virtual threads", s, "wouldBlock", 0);
-                expect(mode + ", hot, many virtual threads", s, "blocked", 0);
-                expect(mode + ", hot, many virtual threads", s, "compensated", 0);
-                expect(mode + ", hot, many virtual threads", s, "unprobed", 0);
+                IoUringCounts.expect(mode + ", hot, many virtual threads", s, "wouldBlock", 0);
+                IoUringCounts.expect(mode + ", hot, many virtual threads", s, "blocked", 0);
+                IoUringCounts.expect(mode + ", hot, many virtual threads", s, "compensated", 0);
+                IoUringCounts.expect(mode + ", hot, many virtual threads", s, "unprobed", 0);
                 if (!mode.equals("always"))
-                    expect(mode + ", hot, many virtual threads", s, "ring", 0);
+                    IoUringCounts.expect(mode + ", hot, many virtual threads", s, "ring", 0);
             }
             if (!cold) {
                 System.out.println("the page cache keeps the file here: cold shapes skipped");
@@ -99,43 +96,48 @@ public class IoUringStatistics {
             // platform threads: upstream's pread, never counted
             for (String mode : List.of("auto", "compensate")) {
                 Map<String, Long> s = stats(run(mode, "platform", file, seed));
-                expect(mode + ", cold, platform threads", s, "wouldBlock", 0);
-                expect(mode + ", cold, platform threads", s, "ring", 0);
+                IoUringCounts.expect(mode + ", cold, platform threads", s, "wouldBlock", 0);
+                IoUringCounts.expect(mode + ", cold, platform threads", s, "ring", 0);
             }
             // one virtual thread: nothing else wants the carrier
             Map<String, Long> s = stats(run("auto", "one", file, seed));
-            positive("auto, cold, one virtual thread", s, "wouldBlock");
-            expect("auto, cold, one virtual thread", s, "blocked", s.get("wouldBlock"));
-            expect("auto, cold, one virtual thread", s, "ring", 0);
-            expect("auto, cold, one virtual thread", s, "unprobed", 0);
+            IoUringCounts.positive("auto, cold, one virtual thread", s, "wouldBlock");
+            IoUringCounts.expect("auto, cold, one virtual thread", s, "blocked",
+                                 s.get("wouldBlock"));
+            IoUringCounts.expect("auto, cold, one virtual thread", s, "ring", 0);
+            IoUringCounts.expect("auto, cold, one virtual thread", s, "unprobed", 0);
             // many virtual threads: a few reads at a time block with compensation,
             // the others park on a ring, and while at least sixteen per carrier are
             // parked, reads go to a ring without a probe (how often that happens
             // depends on the device's latency: no count is asserted); every read
             // is counted once
             s = stats(run("auto", "many", file, seed));
-            positive("auto, cold, many virtual threads", s, "wouldBlock");
-            positive("auto, cold, many virtual threads", s, "ring");
-            positive("auto, cold, many virtual threads", s, "compensated");
+            IoUringCounts.positive("auto, cold, many virtual threads", s, "wouldBlock");
+            IoUringCounts.positive("auto, cold, many virtual threads", s, "ring");
+            IoUringCounts.positive("auto, cold, many virtual threads", s, "compensated");
             if (s.get("unprobed") > s.get("ring"))
                 throw new RuntimeException("auto, cold, many virtual threads: more reads "
                                            + "unprobed than through a ring (" + s + ")");
-            expect("auto, cold, many virtual threads", s, "fallback", 0);
-            expect("auto, cold, many virtual threads", s, "wouldBlock",
-                   s.get("blocked") + s.get("compensated") + s.get("ring") - s.get("unprobed"));
+            IoUringCounts.expect("auto, cold, many virtual threads", s, "fallback", 0);
+            IoUringCounts.expect("auto, cold, many virtual threads", s, "wouldBlock",
+                                 s.get("blocked") + s.get("compensated") + s.get("ring")
+                                 - s.get("unprobed"));
             // a scheduler that cannot start a spare carrier: no read is compensated
-            s = stats(run("auto", "many", file, seed, "-Djdk.virtualThreadScheduler.maxPoolSize=2"));
-            positive("auto, cold, many virtual threads, maxPoolSize 2", s, "ring");
-            expect("auto, cold, many virtual threads, maxPoolSize 2", s, "compensated", 0);
+            s = stats(run("auto", "many", file, seed,
+                          "-Djdk.virtualThreadScheduler.maxPoolSize=2"));
+            IoUringCounts.positive("auto, cold, many virtual threads, maxPoolSize 2", s, "ring");
+            IoUringCounts.expect("auto, cold, many virtual threads, maxPoolSize 2", s,
+                                 "compensated", 0);
             s = stats(run("compensate", "many", file, seed));
-            positive("compensate, cold, many virtual threads", s, "wouldBlock");
-            expect("compensate, cold, many virtual threads", s, "compensated", s.get("wouldBlock"));
-            expect("compensate, cold, many virtual threads", s, "ring", 0);
-            expect("compensate, cold, many virtual threads", s, "unprobed", 0);
+            IoUringCounts.positive("compensate, cold, many virtual threads", s, "wouldBlock");
+            IoUringCounts.expect("compensate, cold, many virtual threads", s, "compensated",
+                                 s.get("wouldBlock"));
+            IoUringCounts.expect("compensate, cold, many virtual threads", s, "ring", 0);
+            IoUringCounts.expect("compensate, cold, many virtual threads", s, "unprobed", 0);
             s = stats(run("never", "many", file, seed));
             for (String key : List.of("wouldBlock", "blocked", "compensated", "ring", "unprobed",
                                       "fallback"))
-                expect("never, cold, many virtual threads", s, key, 0);
+                IoUringCounts.expect("never, cold, many virtual threads", s, key, 0);
         } finally {
             Files.deleteIfExists(file);
         }
@@ -146,40 +148,16 @@ public class IoUringStatistics {
         throws Exception
     {
         List<String> args = new ArrayList<>(List.of(
-                "-Djdk.nio.file.ioUring=" + mode, "-Djdk.nio.file.ioUring.debug=true",
+                "-Djdk.nio.file.ioUring=" + mode,
                 // the shapes' counts as on a machine with two carriers
                 "-Djdk.virtualThreadScheduler.parallelism=2"));
         args.addAll(List.of(opts));
         args.addAll(List.of("IoUringStatistics", shape, file.toString(), Long.toString(seed)));
-        OutputAnalyzer out = ProcessTools.executeTestJava(args.toArray(new String[0]));
-        System.out.println(mode + " " + shape + ": " + out.getStderr().strip());
-        out.shouldHaveExitValue(0);
-        return out;
+        return IoUringCounts.run(args);
     }
 
-    /** The counts of the statistics line, empty if there is none. */
     static Map<String, Long> stats(OutputAnalyzer out) {
-        Map<String, Long> map = new HashMap<>();
-        Matcher m = STATS.matcher(out.getStderr());
-        if (m.find()) {
-            for (String kv : m.group(1).strip().split(" ")) {
-                String[] p = kv.split("=");
-                map.put(p[0], Long.parseLong(p[1]));
-            }
-        }
-        return map;
-    }
-
-    static void expect(String what, Map<String, Long> s, String key, long value) {
-        if (s.get(key) == null || s.get(key) != value)
-            throw new RuntimeException(what + ": " + key + " is " + s.get(key)
-                                       + ", expected " + value + " (" + s + ")");
-    }
-
-    static void positive(String what, Map<String, Long> s, String key) {
-        if (s.get(key) == null || s.get(key) <= 0)
-            throw new RuntimeException(what + ": " + key + " is " + s.get(key)
-                                       + ", expected more than 0 (" + s + ")");
+        return IoUringCounts.parse(out.getStderr(), STATS);
     }
 
     /**
