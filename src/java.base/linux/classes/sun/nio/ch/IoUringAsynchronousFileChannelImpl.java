@@ -62,7 +62,7 @@ import jdk.internal.misc.Unsafe;
  * initiating thread, what the page cache has, with preadv2(RWF_NOWAIT), which
  * does not wait for data that is not there (it starts reading it, and waits
  * only for room in the device's queue): a read of cached data then completes
- * on the executor without the ring, and only the rest is read through it.
+ * on the executor without the ring; any other goes to the ring whole.
  * With {@code -Djdk.nio.file.ioUring.debug=true}, how many operations took
  * each path (upstream's code, the page cache, a ring) is printed at exit.
  *
@@ -430,7 +430,7 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
         try {
             if (DEBUG)
                 RING.increment();
-            ring.submit(write, fd, op.address, op.length, op.position, op);
+            ring.submit(write, fd, op.address, op.length, position, op);
         } catch (Throwable e) {
             // not queued (OutOfMemoryError)
             if (inFlight.decrementAndGet() == 0 && closing)
@@ -473,15 +473,8 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
      * would drop it too) or cannot start a thread, to the default executor.
      */
     private void runAlone(Operation<?> op) {
-        if (!executor.isShutdown()) {
-            try {
-                executor.execute(op);
-                return;
-            } catch (RuntimeException | Error e) {
-                // no thread for it
-            }
-        }
-        DefaultExecutorHolder.defaultExecutor.execute(op);
+        if (!tryExecute(op))
+            DefaultExecutorHolder.defaultExecutor.execute(op);
     }
 
     /**
@@ -499,18 +492,26 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
      * Submits a runner, already counted in takers, as startRunner does.
      */
     private void submitRunner() {
-        if (!executor.isShutdown()) {
-            STARTING.set(Boolean.TRUE);
-            try {
-                executor.execute(runner);
-                return;
-            } catch (RuntimeException | Error e) {
-                // rejected, or no thread for it
-            } finally {
-                STARTING.remove();
-            }
+        if (!tryExecute(runner))
+            executeByDefault(runner);
+    }
+
+    /**
+     * Submits the task to the channel's executor. Returns false if the
+     * executor is shut down, rejects the task or cannot start a thread.
+     */
+    private boolean tryExecute(Runnable task) {
+        if (executor.isShutdown())
+            return false;
+        STARTING.set(Boolean.TRUE);
+        try {
+            executor.execute(task);
+            return true;
+        } catch (RuntimeException | Error e) {
+            return false;
+        } finally {
+            STARTING.remove();
         }
-        executeByDefault(runner);
     }
 
     /**
@@ -581,12 +582,9 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
         private final ByteBuffer bb;        // the caller's buffer
         private final int pos;              // its position at the start
         private final ByteBuffer buf;       // bb if direct, else a temporary direct buffer
-        // the part for the ring: all of it, or what follows the part read
-        // from the page cache (see readCached)
-        long address;
-        int length;
-        long position;
-        private int cached;                 // bytes read before the ring's part
+        final long address;
+        final int length;
+        private final long position;
         private final A attachment;
         private final CompletionHandler<Integer,? super A> handler;
         final PendingFuture<Integer,A> future;
@@ -632,35 +630,28 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
          * Reads what the page cache has, with preadv2(RWF_NOWAIT), as a
          * virtual thread's FileChannel read does, which costs what pread
          * costs when the data is cached and does not wait for it when it is
-         * not.
-         * Returns true if that is the whole operation: result is then what
-         * the ring would have returned (bytes read, or 0 at end of file).
-         * Otherwise the rest, if any was read, is left to the ring, whose
-         * result is added to it (see finish), as pread returns what it read
-         * before an error.
+         * not. Returns true if the page cache had all of it, or all up to
+         * the end of the file: result is then what the ring would have
+         * returned (bytes read, or 0 at end of file). Otherwise the whole
+         * read is left to the ring, which copies again what was cached.
          */
         boolean readCached() {
+            int total = 0;
             int n;
             try {
                 do {
-                    n = IoUring.preadNoWait0(fdObj, address + cached, length - cached,
-                                             position + cached);
+                    n = IoUring.preadNoWait0(fdObj, address + total, length - total,
+                                             position + total);
                     if (n > 0)
-                        cached += n;
-                } while (n > 0 && cached < length);
+                        total += n;
+                } while (n > 0 && total < length);
             } catch (IOException e) {
-                n = IOStatus.UNAVAILABLE;   // the ring does it, and reports it
+                return false;       // the ring does it, and reports it
             }
-            if (cached == length || n == IOStatus.EOF) {
-                // no part for the ring
-                result = cached;
-                cached = 0;
-                return true;
-            }
-            address += cached;
-            length -= cached;
-            position += cached;
-            return false;
+            if (total < length && n != IOStatus.EOF)
+                return false;
+            result = total;
+            return true;
         }
 
         /**
@@ -733,22 +724,13 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
             if (closedFirst)
                 throw new AsynchronousCloseException();
             int n = result;
-            try {
-                if (n == 0 && !write) {
-                    n = IOStatus.EOF;
-                } else if (n < 0 && n != IoUring.FALLBACK) {
-                    n = IoUring.error0(n, !write);      // throws unless EINTR or EAGAIN
-                }
-                if (n == IoUring.FALLBACK || n == IOStatus.INTERRUPTED
-                        || n == IOStatus.UNAVAILABLE)
-                    n = transfer();
-            } catch (IOException e) {
-                if (cached == 0)
-                    throw e;
+            if (n == 0 && !write) {
+                n = IOStatus.EOF;
+            } else if (n < 0 && n != IoUring.FALLBACK) {
+                n = IoUring.error0(n, !write);      // throws unless EINTR or EAGAIN
             }
-            // what was read from the page cache comes first
-            if (cached > 0)
-                n = cached + Math.max(n, 0);
+            if (n == IoUring.FALLBACK || n == IOStatus.INTERRUPTED || n == IOStatus.UNAVAILABLE)
+                n = transfer();
             if (n > 0) {
                 // as Windows' channel: a caller that changed the buffer meanwhile
                 // does not stop the completion
