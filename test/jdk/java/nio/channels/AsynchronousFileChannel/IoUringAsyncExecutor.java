@@ -29,8 +29,10 @@
  *          (RejectedExecutionException, ShutdownChannelGroupException, as upstream), shut
  *          down with operations in flight (every handler still runs), shut down now,
  *          rejecting some tasks, blocking in execute while a handler waits for another
- *          channel's read, or dropping the tasks it has no room for (reads started once
- *          it has room complete), and a virtual thread per task executor
+ *          channel's read, or dropping the tasks it has no room for (DiscardPolicy and
+ *          DiscardOldestPolicy, a subclass of ThreadPoolExecutor, whose execute the JDK
+ *          cannot know, a rejection handler of the application's; reads started once it
+ *          has room complete), and a virtual thread per task executor
  * @requires os.family == "linux"
  * @key randomness
  * @library /test/lib ../FileChannel
@@ -104,8 +106,10 @@ public class IoUringAsyncExecutor {
             callerRuns();
             rejecting();
             blockingExecute();
-            discarding(new ThreadPoolExecutor.DiscardPolicy());
-            discarding(new ThreadPoolExecutor.DiscardOldestPolicy());
+            discarding("DiscardPolicy", new ThreadPoolExecutor.DiscardPolicy(), false);
+            discarding("DiscardOldestPolicy", new ThreadPoolExecutor.DiscardOldestPolicy(), false);
+            discarding("DiscardPolicy, subclass", new ThreadPoolExecutor.DiscardPolicy(), true);
+            discarding("a handler that drops", (r, executor) -> { }, false);
             virtualThreadPerTask();
         } finally {
             Files.delete(file);
@@ -390,16 +394,23 @@ public class IoUringAsyncExecutor {
      * room for. While its thread is held and its queue full, reads are
      * started whose tasks it drops (upstream's task, or the hand-off of a
      * completion): their handlers may never run. Once it has room again,
-     * each read started then completes, as upstream's does.
+     * each read started then completes, as upstream's does. With subclass,
+     * the pool is of a class that the JDK does not know, whose execute
+     * could do anything; the policy may be the application's own.
      */
-    static void discarding(RejectedExecutionHandler policy) throws Exception {
-        String name = policy.getClass().getSimpleName();
-        ThreadPoolExecutor pool = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS,
-                new ArrayBlockingQueue<>(1), r -> {
-                    Thread t = new Thread(r, name);
-                    t.setDaemon(true);
-                    return t;
-                }, policy);
+    static void discarding(String name, RejectedExecutionHandler policy, boolean subclass)
+            throws Exception
+    {
+        ThreadFactory factory = r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        };
+        ThreadPoolExecutor pool = subclass
+                ? new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS,
+                        new ArrayBlockingQueue<>(1), factory, policy) { }
+                : new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS,
+                        new ArrayBlockingQueue<>(1), factory, policy);
         Files.readAllBytes(file);
         int ran = 0;
         try (AsynchronousFileChannel ch = AsynchronousFileChannel.open(file, Set.of(READ), pool)) {

@@ -170,8 +170,9 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
     // reaper, which every operation on that ring waits for (see handOff)
     private final boolean executesAtOnce;
 
-    // true if the executor drops a task it cannot take without a word (a
-    // ThreadPoolExecutor with DiscardPolicy or DiscardOldestPolicy): each
+    // true if the executor may drop a task it cannot take without a word: a
+    // ThreadPoolExecutor, of any class, that rejects with a policy other
+    // than AbortPolicy or CallerRunsPolicy (DiscardPolicy, say). Each
     // operation is then a task of its own, as with upstream's channel, so
     // that a dropped task loses its own operation, not a runner that all
     // the channel's later operations would wait for
@@ -192,9 +193,9 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
         this.always = always;
         this.readsCached = !direct && !always;
         this.executesAtOnce = executesAtOnce(executor);
-        this.discards = executesAtOnce && executor instanceof ThreadPoolExecutor tpe
-                && (policy(tpe) == ThreadPoolExecutor.DiscardPolicy.class
-                    || policy(tpe) == ThreadPoolExecutor.DiscardOldestPolicy.class);
+        this.discards = executor instanceof ThreadPoolExecutor tpe
+                && policy(tpe) != ThreadPoolExecutor.AbortPolicy.class
+                && policy(tpe) != ThreadPoolExecutor.CallerRunsPolicy.class;
     }
 
     /**
@@ -449,17 +450,21 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
      * This runs in the thread that took the completion, most often a ring's
      * reaper, which must not wait: an executor whose execute may block is
      * given the runner by a thread of the default executor. An executor
-     * that drops tasks (see discards) is given the operation itself.
+     * that may drop tasks (see discards) is given the operation itself, at
+     * once if its execute does not block, and else by a runner on the
+     * default executor.
      */
     private void handOff(Operation<?> op) {
-        if (discards) {
+        if (discards && executesAtOnce) {
             runAlone(op);
             return;
         }
         completed.add(op);
         if (takers.get() == 0 || executor.isShutdown()) {
             takers.incrementAndGet();
-            if (executesAtOnce) {
+            if (discards) {
+                executeByDefault(runner);
+            } else if (executesAtOnce) {
                 submitRunner();
             } else {
                 executeByDefault(runnerSubmitter);
@@ -469,8 +474,8 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
 
     /**
      * Submits the operation as a task of its own to the channel's executor,
-     * which drops tasks it cannot take, or, if it is shut down (where it
-     * would drop it too) or cannot start a thread, to the default executor.
+     * which may drop tasks it cannot take, or, if it is shut down (where it
+     * would drop it too) or rejects the task, to the default executor.
      */
     private void runAlone(Operation<?> op) {
         if (!tryExecute(op))
@@ -481,11 +486,16 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
      * Submits a runner to the channel's executor or, if it is shut down or
      * rejects the runner, to the default executor: the operations were
      * accepted, and upstream's channel, whose tasks were accepted when they
-     * started, would complete them.
+     * started, would complete them. For an executor that may drop tasks,
+     * the runner runs on the default executor (see handOff).
      */
     private void startRunner() {
         takers.incrementAndGet();
-        submitRunner();
+        if (discards) {
+            executeByDefault(runner);
+        } else {
+            submitRunner();
+        }
     }
 
     /**
@@ -536,7 +546,10 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
      * more operations wait and no other runner will take them: so a handler
      * delays no other, as with upstream's task per operation, while a few
      * threads complete operations that arrive faster than one thread could
-     * be woken for each.
+     * be woken for each. For an executor that may drop tasks, and whose
+     * execute may block, it runs on the default executor and gives each
+     * operation to the channel's executor as a task of its own (see
+     * handOff).
      */
     private void runCompleted() {
         // an executor that runs tasks in the thread that submits them (a
@@ -561,7 +574,11 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
                 startRunner();
             boolean done = false;
             try {
-                op.run();
+                if (discards) {
+                    runAlone(op);
+                } else {
+                    op.run();
+                }
                 done = true;
             } finally {
                 // a handler that throws ends this runner, as it would end

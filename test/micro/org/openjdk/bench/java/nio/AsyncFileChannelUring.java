@@ -54,8 +54,10 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * the one before it, as Vert.x's AsyncFile or Spring's DataBufferUtils drive
  * the channel. The channel has the default executor or, with
  * {@code -p executor=fixed4}, a fixed pool of 4 threads (an application's
- * worker pool). Reads are of a file of {@code fileSize} bytes (default
- * 2 GiB, created once in {@code /var/tmp}), evicted from the page cache
+ * worker pool), or with {@code -p executor=virtual}, a virtual thread per
+ * task executor (of a class that the JDK's channel does not know). Reads
+ * are of a file of {@code fileSize} bytes (default 2 GiB, created once in
+ * {@code /var/tmp}), evicted from the page cache
  * before each iteration (posix_fadvise DONTNEED through
  * {@code dd iflag=nocache count=0}), or with {@code -p cache=hot} read into
  * it (what reads cost without a device); writes go to a file of the same size
@@ -163,7 +165,11 @@ public class AsyncFileChannelUring {
         options.add(write ? WRITE : READ);
         if (direct)
             options.add(ExtendedOpenOption.DIRECT);
-        pool = executor.equals("fixed4") ? Executors.newFixedThreadPool(4) : null;
+        pool = switch (executor) {
+            case "fixed4" -> Executors.newFixedThreadPool(4);
+            case "virtual" -> Executors.newVirtualThreadPerTaskExecutor();
+            default -> null;
+        };
         ch = AsynchronousFileChannel.open(path, options, pool);
         blocks = fileSize / BLOCK;
         stop = false;
