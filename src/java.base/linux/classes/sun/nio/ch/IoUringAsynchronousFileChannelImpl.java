@@ -165,9 +165,10 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
     // submits a runner from a thread of the default executor (see handOff)
     private final Runnable runnerSubmitter = this::submitRunner;
 
-    // true if the executor's execute is known not to block: it is then
-    // called by the thread that takes a completion, most often a ring's
-    // reaper, which every operation on that ring waits for (see handOff)
+    // true if the executor's execute is known neither to block nor to drop
+    // a task: it is then called by the thread that takes a completion, most
+    // often a ring's reaper, which every operation on that ring waits for
+    // (see handOff)
     private final boolean executesAtOnce;
 
     // true if the executor may drop a task it cannot take without a word: a
@@ -199,11 +200,11 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
     }
 
     /**
-     * Returns true if the executor is one whose execute does not wait: a
-     * ForkJoinPool, or a ThreadPoolExecutor (not a subclass, which may
-     * override execute) that rejects with one of its own policies. Any other
-     * executor may block in execute (for example, a rejection handler that
-     * waits for room in the queue).
+     * Returns true if the executor is one whose execute neither waits nor
+     * drops a task: a ForkJoinPool, or a ThreadPoolExecutor (not a subclass,
+     * which may override execute) that rejects with AbortPolicy or
+     * CallerRunsPolicy. Any other executor may block in execute (for
+     * example, a rejection handler that waits for room in the queue).
      */
     private static boolean executesAtOnce(ExecutorService executor) {
         if (executor.getClass() == ForkJoinPool.class)
@@ -212,9 +213,7 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
             return false;
         Class<?> policy = policy((ThreadPoolExecutor) executor);
         return policy == ThreadPoolExecutor.AbortPolicy.class
-                || policy == ThreadPoolExecutor.CallerRunsPolicy.class
-                || policy == ThreadPoolExecutor.DiscardPolicy.class
-                || policy == ThreadPoolExecutor.DiscardOldestPolicy.class;
+                || policy == ThreadPoolExecutor.CallerRunsPolicy.class;
     }
 
     private static Class<?> policy(ThreadPoolExecutor executor) {
@@ -449,25 +448,18 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
      * down, a runner it took may never run, so each operation starts one.
      * This runs in the thread that took the completion, most often a ring's
      * reaper, which must not wait: an executor whose execute may block is
-     * given the runner by a thread of the default executor. An executor
-     * that may drop tasks (see discards) is given the operation itself, at
-     * once if its execute does not block, and else by a runner on the
-     * default executor.
+     * given the runner by a thread of the default executor. For an executor
+     * that may drop tasks (see discards), the runner runs on the default
+     * executor and gives it each operation as a task of its own.
      */
     private void handOff(Operation<?> op) {
-        if (discards && executesAtOnce) {
-            runAlone(op);
-            return;
-        }
         completed.add(op);
         if (takers.get() == 0 || executor.isShutdown()) {
             takers.incrementAndGet();
-            if (discards) {
-                executeByDefault(runner);
-            } else if (executesAtOnce) {
+            if (executesAtOnce) {
                 submitRunner();
             } else {
-                executeByDefault(runnerSubmitter);
+                executeByDefault(discards ? runner : runnerSubmitter);
             }
         }
     }
