@@ -246,8 +246,9 @@ public class IoUringAsyncBasic {
      * outstanding take the io_uring channel's own path) of a file that is in
      * the page cache in part: the first half of a read's range, all of it, or
      * none, and a read across the end of the file whose first half is cached.
-     * Each returns what pread returns, the file's bytes, in every kind of
-     * buffer.
+     * 64 at a time, so that in auto reads find the ring deep as well as
+     * shallow. Each returns what pread returns, the file's bytes, in every
+     * kind of buffer.
      */
     static void partlyCached(Path file) throws Exception {
         if (!IoUringRings.canEvict(file)) {
@@ -258,7 +259,7 @@ public class IoUringAsyncBasic {
         int len = 64 * 1024;
         for (int round = 0; round < 4; round++) {
             IoUringRings.evict(file);
-            long[] positions = new long[16];
+            long[] positions = new long[64];
             try (FileChannel fc = FileChannel.open(file, READ)) {
                 for (int i = 0; i < positions.length; i++) {
                     positions[i] = (i == 0) ? SIZE - len / 2 : RAND.nextInt(SIZE - len + 1);

@@ -258,6 +258,14 @@ final class IoUring {
     }
 
     /**
+     * Returns the number of operations queued with submit that the reaper has
+     * submitted and whose completion has not arrived.
+     */
+    int pending() {
+        return pending.get();
+    }
+
+    /**
      * Reads or writes through this ring and waits for the completion.
      * Returns the CQE's result, bytes transferred or -errno, or FALLBACK if
      * the operation was not done.

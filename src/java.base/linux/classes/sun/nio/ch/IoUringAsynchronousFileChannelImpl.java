@@ -62,7 +62,11 @@ import jdk.internal.misc.Unsafe;
  * initiating thread, what the page cache has, with preadv2(RWF_NOWAIT), which
  * does not wait for data that is not there (it starts reading it, and waits
  * only for room in the device's queue): a read of cached data then completes
- * on the executor without the ring; any other goes to the ring whole.
+ * on the executor without the ring; any other goes to the ring whole. While
+ * sixteen or more operations are in the kernel on the initiating thread's
+ * ring, a read goes to the ring without that probe: most reads then wait for
+ * the device, whose queue is full, and the ring reads what is cached during
+ * the submission.
  * With {@code -Djdk.nio.file.ioUring.debug=true}, how many operations took
  * each path (upstream's code, the page cache, a ring) is printed at exit.
  *
@@ -137,6 +141,10 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
 
     // a read first takes what the page cache has (a buffered file, not always)
     private final boolean readsCached;
+
+    // while this many operations are in the kernel on the ring, a read skips
+    // the page cache probe, which would wait for room in the device's queue
+    private static final int DEEP = 16;
 
     // reads and writes that could take the ring, started and not completed
     private final AtomicInteger outstanding = new AtomicInteger();
@@ -420,8 +428,8 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
             return upstream(write, bb, position, attachment, handler);
         }
         // data in the page cache is read now, and the operation completes
-        // on the executor with no ring
-        if (readsCached && !write && op.readCached()) {
+        // on the executor with no ring, unless the ring is deep in reads
+        if (readsCached && !write && ring.pending() < DEEP && op.readCached()) {
             if (DEBUG)
                 CACHED.increment();
             op.completed(op.result);
