@@ -246,11 +246,15 @@ public class IoUringAsyncBasic {
      * outstanding take the io_uring channel's own path) of a file that is in
      * the page cache in part: the first half of a read's range, all of it, or
      * none, and a read across the end of the file whose first half is cached.
-     * 64 at a time, so that in auto reads find the ring deep as well as
-     * shallow. Each returns what pread returns, the file's bytes, in every
-     * kind of buffer.
+     * Each returns what pread returns, the file's bytes, in every kind of
+     * buffer.
      */
     static void partlyCached(Path file) throws Exception {
+        // the writes before left the file's pages dirty, and only clean pages
+        // can be evicted
+        try (FileChannel fc = FileChannel.open(file, WRITE)) {
+            fc.force(false);
+        }
         if (!IoUringRings.canEvict(file)) {
             System.out.println("the page cache keeps the file here: partly cached reads skipped");
             return;
@@ -259,7 +263,7 @@ public class IoUringAsyncBasic {
         int len = 64 * 1024;
         for (int round = 0; round < 4; round++) {
             IoUringRings.evict(file);
-            long[] positions = new long[64];
+            long[] positions = new long[16];
             try (FileChannel fc = FileChannel.open(file, READ)) {
                 for (int i = 0; i < positions.length; i++) {
                     positions[i] = (i == 0) ? SIZE - len / 2 : RAND.nextInt(SIZE - len + 1);
