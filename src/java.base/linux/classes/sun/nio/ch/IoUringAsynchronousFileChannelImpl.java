@@ -645,9 +645,9 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
 
         /**
          * Reads what the page cache has, with preadv2(RWF_NOWAIT), as a
-         * virtual thread's FileChannel read does, which costs what pread
-         * costs when the data is cached and does not wait for it when it is
-         * not. Returns true if the page cache had all of it, or all up to
+         * virtual thread's FileChannel read does, which reads cached data at
+         * a little more than pread costs and does not wait for data that is
+         * not cached. Returns true if the page cache had all of it, or all up to
          * the end of the file: result is then what the ring would have
          * returned (bytes read, or 0 at end of file). Otherwise the whole
          * read is left to the ring, which copies again what was cached.
