@@ -126,6 +126,10 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
         }
     }
 
+    // while this many operations are in the kernel on the ring, a read skips
+    // the page cache probe, which would wait for room in the device's queue
+    private static final int DEEP = 16;
+
     // set while a thread submits a runner to a channel's executor
     private static final ThreadLocal<Boolean> STARTING = new ThreadLocal<>();
 
@@ -141,10 +145,6 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
 
     // a read first takes what the page cache has (a buffered file, not always)
     private final boolean readsCached;
-
-    // while this many operations are in the kernel on the ring, a read skips
-    // the page cache probe, which would wait for room in the device's queue
-    private static final int DEEP = 16;
 
     // reads and writes that could take the ring, started and not completed
     private final AtomicInteger outstanding = new AtomicInteger();
@@ -428,7 +428,8 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
             return upstream(write, bb, position, attachment, handler);
         }
         // data in the page cache is read now, and the operation completes
-        // on the executor with no ring, unless the ring is deep in reads
+        // on the executor with no ring, unless DEEP operations are in the
+        // kernel on the ring
         if (readsCached && !write && ring.pending() < DEEP && op.readCached()) {
             if (DEBUG)
                 CACHED.increment();
@@ -645,9 +646,9 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
 
         /**
          * Reads what the page cache has, with preadv2(RWF_NOWAIT), as a
-         * virtual thread's FileChannel read does, which reads cached data at
-         * a little more than pread costs and does not wait for data that is
-         * not cached. Returns true if the page cache had all of it, or all up to
+         * virtual thread's FileChannel read does, which reads cached data for
+         * a little more than pread and does not wait for data that is not
+         * cached. Returns true if the page cache had all of it, or all up to
          * the end of the file: result is then what the ring would have
          * returned (bytes read, or 0 at end of file). Otherwise the whole
          * read is left to the ring, which copies again what was cached.

@@ -45,8 +45,8 @@ import jdk.internal.misc.Unsafe;
  * <p> The system property {@code jdk.nio.file.ioUring}, read once, selects the
  * mode. In {@code auto} (the default) platform threads and all writes use
  * read/pread/pwrite, as upstream. A virtual thread's buffered read first asks
- * for the data with {@code preadv2(RWF_NOWAIT)}, which reads cached data at a
- * little more than pread costs. A read that would block (EAGAIN, or no RWF_NOWAIT
+ * for the data with {@code preadv2(RWF_NOWAIT)}, which reads cached data for a
+ * little more than pread. A read that would block (EAGAIN, or no RWF_NOWAIT
  * here) blocks the carrier in pread, as upstream, if nothing else wants the
  * carrier (a blocked pread returns sooner than a completion reaches a parked
  * thread); else, while no more than the scheduler's parallelism such reads
