@@ -36,7 +36,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sched.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -236,6 +235,7 @@ Java_sun_nio_ch_IoUring_destroy0(JNIEnv *env, jclass clazz, jlong address)
 }
 
 #define FALLBACK sun_nio_ch_IoUring_FALLBACK
+#define BUSY sun_nio_ch_IoUring_BUSY
 
 #ifdef NIO_URING
 /* user_data of an SQE turned into a NOP after a failed submission */
@@ -244,11 +244,13 @@ Java_sun_nio_ch_IoUring_destroy0(JNIEnv *env, jclass clazz, jlong address)
 /*
  * Test-only fault injection, set by setTestFault0: the countdown of
  * submissions before io_uring_enter "fails" with EPERM after the SQE has been
- * made visible to the kernel, and of reaper waits before one "fails" with
- * EBADR (a dropped CQE).
+ * made visible to the kernel, of reaper waits before one "fails" with EBADR
+ * (a dropped CQE), and of submissions before the kernel "takes none" of the
+ * SQE with EBUSY.
  */
 static volatile int testSubmitFault = 0;
 static volatile int testWaitFault = 0;
+static volatile int testBusyFault = 0;
 
 static int
 testFault(volatile int *countdown)
@@ -262,43 +264,40 @@ testFault(volatile int *countdown)
 }
 
 /*
- * Submits the SQE just prepared, the only entry of the SQ ring. Returns 0 when
- * the kernel has taken it, or -errno if io_uring_enter failed (EAGAIN and
- * EBUSY, the kernel short of memory or of CQ ring space, are retried up to
- * 1000 times, yielding the CPU between tries: the caller holds the submit
- * lock, behind which the ring's other submitters could only wait, and the
- * reaper, which frees CQ ring space, needs no lock of the submitter's). After
- * a failure the SQE, which io_uring_submit has made visible to the kernel, is
- * turned into a NOP before returning: the kernel never reads or writes the
- * caller's buffer through it, even if the ring is entered again.
+ * Submits the SQE just prepared, the only entry of the SQ ring besides NOPs
+ * that a BUSY submission left. Returns 0 when the kernel has taken it, BUSY
+ * if it took none for want of memory or of CQ ring space (EAGAIN, EBUSY:
+ * the caller does the operation another way, or again once completions
+ * have been taken; it holds the submit lock, so it does not wait here), or
+ * -errno if io_uring_enter failed otherwise. Unless it returns 0 the SQE,
+ * which io_uring_submit has made visible to the kernel, is turned into a
+ * NOP before returning: the kernel never reads or writes the caller's buffer
+ * through it, even if the ring is entered again.
  */
 static int
 submitSqe(struct io_uring *ring, struct io_uring_sqe *sqe)
 {
-    int retries = 0;
     int res;
 
-    for (;;) {
+    do {
         if (testFault(&testSubmitFault)) {
             /* as if io_uring_enter were denied: the SQE stays in the SQ ring */
             ring->sq.sqe_head = ring->sq.sqe_tail;
             io_uring_smp_store_release(ring->sq.ktail, ring->sq.sqe_tail);
             res = -EPERM;
+        } else if (testFault(&testBusyFault)) {
+            /* as if the kernel took nothing: the SQE stays in the SQ ring */
+            ring->sq.sqe_head = ring->sq.sqe_tail;
+            io_uring_smp_store_release(ring->sq.ktail, ring->sq.sqe_tail);
+            res = -EBUSY;
         } else {
             res = io_uring_submit(ring);
         }
-        if (res >= 0 && io_uring_sq_ready(ring) == 0)
-            return 0;
-        if (res == -EINTR)
-            continue;
-        if ((res >= 0 || res == -EAGAIN || res == -EBUSY) && ++retries < 1000) {
-            sched_yield();
-            continue;
-        }
-        break;
-    }
-    if (res >= 0)
-        res = -EAGAIN;
+    } while (res == -EINTR);
+    if (res >= 0 && io_uring_sq_ready(ring) == 0)
+        return 0;
+    if (res >= 0 || res == -EAGAIN || res == -EBUSY)
+        res = BUSY;
     /*
      * The kernel did not take the SQE, which is visible to it in the SQ
      * ring: make it harmless.
@@ -353,7 +352,8 @@ drain(struct io_uring *ring, jlong *out, int max)
             continue;
         out[2 * n] = (jlong) cqe->user_data;
         /* ECANCELED: the kernel cancelled the request (the ring died, or the
-         * thread that submitted it exited); it was not done */
+         * thread that submitted it exited); it was not done. Java sees only
+         * FALLBACK, so no errno value is compared outside this file. */
         out[2 * n + 1] = (cqe->res == -ECANCELED) ? (jlong) FALLBACK : (jlong) cqe->res;
         n++;
     }
@@ -492,8 +492,9 @@ Java_sun_nio_ch_IoUring_errorString0(JNIEnv *env, jclass clazz, jint err)
 }
 
 /*
- * Test-only: arms the fault injection of submit0 (kind 0) or wait0 (kind 1),
- * to happen on the n-th call from now.
+ * Test-only: arms the fault injection of submit0 failing (kind 0), wait0
+ * (kind 1) or submit0 taking nothing (kind 2), to happen on the n-th call
+ * from now.
  */
 JNIEXPORT void JNICALL
 Java_sun_nio_ch_IoUring_setTestFault0(JNIEnv *env, jclass clazz, jint kind, jint n)
@@ -501,8 +502,10 @@ Java_sun_nio_ch_IoUring_setTestFault0(JNIEnv *env, jclass clazz, jint kind, jint
 #ifdef NIO_URING
     if (kind == 0) {
         testSubmitFault = n;
-    } else {
+    } else if (kind == 1) {
         testWaitFault = n;
+    } else {
+        testBusyFault = n;
     }
 #endif
 }

@@ -28,7 +28,9 @@
  *          with a pool of one thread, and from a completion handler: close returns, every
  *          operation completes exactly once, with its result or AsynchronousCloseException,
  *          no buffer changes after its operation completed or, for a direct buffer, after
- *          close returned, and the bytes of every read and write that succeeded are right
+ *          close returned, the bytes of every read and write that succeeded are right, and
+ *          a write that failed wrote nothing; two threads closing at once both find the
+ *          channel closed when close returns
  * @requires os.family == "linux"
  * @key randomness
  * @library /test/lib ../FileChannel
@@ -72,6 +74,7 @@ import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -117,11 +120,12 @@ public class IoUringAsyncClose {
                 }
             }
             closeLargeReads(file);
+            closeConcurrently(file);
             closeWhileInitiating(file);
             closeFromHandler(file);
-            // with a ring and a cold file, close finds reads in flight
+            // with a ring and a cold file, close finds operations in flight
             if (uring && cold && closedInFlight == 0)
-                throw new RuntimeException("no operation was in flight when close was invoked");
+                throw new RuntimeException("no operation completed after close was invoked");
         } finally {
             Files.delete(file);
         }
@@ -200,7 +204,7 @@ public class IoUringAsyncClose {
      * Starts OPERATIONS reads or writes of distinct random blocks from a
      * platform or virtual thread, closes the channel as soon as they are
      * started, and checks them. Returns the number that completed with
-     * AsynchronousCloseException.
+     * AsynchronousCloseException or whose handler found the channel closed.
      */
     static int closeInFlight(Path file, boolean write, boolean virtual, boolean pool)
         throws Exception
@@ -209,7 +213,9 @@ public class IoUringAsyncClose {
                 + " thread, " + (pool ? "pool of 1" : "default executor");
         IoUringRings.evict(file);
         ExecutorService executor = pool ? Executors.newFixedThreadPool(1) : null;
-        AsynchronousFileChannel ch = AsynchronousFileChannel.open(file, Set.of(READ, WRITE), executor);
+        // writes that wait for the device, which the ring does in auto
+        Set<StandardOpenOption> options = write ? Set.of(READ, WRITE, DSYNC) : Set.of(READ, WRITE);
+        AsynchronousFileChannel ch = AsynchronousFileChannel.open(file, options, executor);
         IoUringAsyncChannels.checkImplementation(ch);
         List<Integer> blocks = new ArrayList<>();
         for (int i = 0; i < FILE_SIZE / BLOCK; i++)
@@ -245,8 +251,11 @@ public class IoUringAsyncClose {
     /**
      * Checks the operations of a channel closed in close millis: each one's
      * outcome, and that no buffer changes after the operation completed, nor
-     * any direct buffer after close returned. Returns the number of
-     * AsynchronousCloseExceptions.
+     * any direct buffer after close returned. An operation reports what it
+     * did, as upstream's: one that completes with a count transferred its
+     * bytes, and a write that fails with AsynchronousCloseException wrote
+     * nothing. Returns the number of AsynchronousCloseExceptions and of
+     * handlers that found the channel closed.
      */
     static int check(Path file, AsynchronousFileChannel ch, List<Op> ops, long millis, String what)
         throws Exception
@@ -264,7 +273,7 @@ public class IoUringAsyncClose {
             atCompletion.add(op.snapshot());
         }
         Thread.sleep(200);
-        int done = 0, asyncClosed = 0, closed = 0;
+        int done = 0, asyncClosed = 0, closed = 0, doneClosed = 0;
         try (FileChannel fc = FileChannel.open(file, READ)) {
             for (int i = 0; i < ops.size(); i++) {
                 Op op = ops.get(i);
@@ -292,6 +301,8 @@ public class IoUringAsyncClose {
                     if (op.bb.position() != op.size)
                         throw new RuntimeException(where + ": buffer position " + op.bb.position());
                     done++;
+                    if (op.outcome != null && !op.outcome.openThen())
+                        doneClosed++;
                 } else if (result instanceof AsynchronousCloseException) {
                     if (op.outcome != null && op.outcome.openThen())
                         throw new RuntimeException(where + ": channel open when the handler got "
@@ -302,6 +313,13 @@ public class IoUringAsyncClose {
                     // a heap buffer is the channel's copy's to fill: not after a failure
                     if (!op.write && !op.bb.isDirect() && !allSentinel(op.snapshot()))
                         throw new RuntimeException(where + ": heap buffer filled, and " + result);
+                    if (op.write) {
+                        ByteBuffer back = ByteBuffer.allocate(op.size);
+                        fc.read(back, op.position);
+                        if (Arrays.equals(back.array(), op.written))
+                            throw new RuntimeException(where + ": the bytes reached the file,"
+                                                       + " and the write failed with " + result);
+                    }
                     asyncClosed++;
                 } else if (result instanceof ClosedChannelException && op.afterClose) {
                     closed++;
@@ -310,8 +328,9 @@ public class IoUringAsyncClose {
                 }
             }
         }
-        System.out.println(what + ": close took " + millis + " ms; " + done + " done, "
-                + asyncClosed + " AsynchronousCloseException, " + closed + " ClosedChannelException");
+        System.out.println(what + ": close took " + millis + " ms; " + done + " done ("
+                + doneClosed + " with the channel closed), " + asyncClosed
+                + " AsynchronousCloseException, " + closed + " ClosedChannelException");
         // a new operation
         try {
             IoUringAsyncChannels.get(ch.read(ByteBuffer.allocate(10), 0));
@@ -320,7 +339,7 @@ public class IoUringAsyncClose {
             if (!(e.getCause() instanceof ClosedChannelException))
                 throw e;
         }
-        return asyncClosed;
+        return asyncClosed + doneClosed;
     }
 
     /**
@@ -341,6 +360,46 @@ public class IoUringAsyncClose {
         ch.close();
         long millis = (System.nanoTime() - start) / 1_000_000;
         check(file, ch, ops, millis, "16 reads of 4 MiB");
+    }
+
+    /**
+     * Two threads close a channel with reads in flight at the same time, in
+     * 20 trials: when either close returns, the channel is closed, as
+     * upstream's close marks it closed before it waits for anything.
+     */
+    static void closeConcurrently(Path file) throws Exception {
+        for (int trial = 0; trial < 20; trial++) {
+            IoUringRings.evict(file);
+            AsynchronousFileChannel ch = AsynchronousFileChannel.open(file, READ);
+            List<Op> ops = new ArrayList<>();
+            for (int i = 0; i < 256; i++) {
+                long position = (long) RAND.nextInt(FILE_SIZE / BLOCK) * BLOCK;
+                ops.add(new Op(ch, false, position, i % 2 == 0, false));
+            }
+            CountDownLatch go = new CountDownLatch(1);
+            List<String> failures = Collections.synchronizedList(new ArrayList<>());
+            List<Thread> closers = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                closers.add(Thread.ofPlatform().start(() -> {
+                    try {
+                        go.await();
+                        ch.close();
+                        if (ch.isOpen())
+                            failures.add("isOpen() true after close() returned");
+                    } catch (Exception e) {
+                        failures.add(e.toString());
+                    }
+                }));
+            }
+            go.countDown();
+            for (Thread t : closers)
+                t.join();
+            if (!failures.isEmpty())
+                throw new RuntimeException("trial " + trial + ": " + failures);
+            for (Op op : ops)
+                op.result();
+        }
+        System.out.println("two threads closing at once: 20 trials");
     }
 
     static boolean allSentinel(byte[] b) {

@@ -60,6 +60,16 @@
  * @run main/othervm/native/timeout=300 IoUringFault nofile
  */
 
+/*
+ * @test id=busy
+ * @summary io_uring_enter taking nothing of a submission (EBUSY, EAGAIN: the kernel short of
+ *          CQ ring space or memory): that operation is done with pread/pwrite, the ring goes
+ *          on with the next ones, and results are identical
+ * @requires os.family == "linux"
+ * @library /test/lib
+ * @run main/othervm/native/timeout=300 IoUringFault busy
+ */
+
 import java.io.BufferedReader;
 import java.io.FileReader;
 import java.io.IOException;
@@ -87,6 +97,7 @@ public class IoUringFault {
     static final Pattern COMPLETIONS = Pattern.compile("^ring completions: (\\d+)$", Pattern.MULTILINE);
     static final int OPS = 1 + 2 * 300;   // positional operations of a child
     static final Pattern DIAG = Pattern.compile("^jdk\\.nio\\.file\\.ioUring=.*$", Pattern.MULTILINE);
+    static final Pattern COUNTS = Pattern.compile(" ring=(\\d+) .* fallback=(\\d+)$", Pattern.MULTILINE);
 
     public static void main(String[] args) throws Exception {
         if (args[0].equals("child")) {
@@ -107,6 +118,23 @@ public class IoUringFault {
                     check(out, reference, 0, 0);
                     verdict("seccomp=all, " + mode, out);
                 }
+            }
+            case "busy" -> {
+                // the 5th submission from the first read on, of 601 operations
+                OutputAnalyzer out = run(List.of(), "always", -1,
+                        "-Djdk.nio.file.ioUring.testFault=busy:5");
+                if (out.getStderr().contains(" failed ("))
+                    throw new RuntimeException("FAIL: a ring died of a submission not taken");
+                Matcher m = COUNTS.matcher(out.getStderr());
+                if (!m.find())
+                    throw new RuntimeException("FAIL: no counts at exit");
+                int ring = Integer.parseInt(m.group(1)), fallback = Integer.parseInt(m.group(2));
+                if (fallback != 1 || ring < OPS - 1)
+                    throw new RuntimeException("FAIL: " + ring + " operations through a ring and "
+                            + fallback + " with pread/pwrite, expected " + (OPS - 1)
+                            + " or more and 1");
+                check(out, reference, -1, OPS - 1);
+                verdict("busy:5, always", out);
             }
             case "seccomp-enter" -> {
                 OutputAnalyzer out = run(List.of("--seccomp=enter"), "always", -1);

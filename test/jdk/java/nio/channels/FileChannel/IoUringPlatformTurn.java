@@ -22,13 +22,23 @@
  */
 
 /*
- * @test
+ * @test id=always
  * @summary A platform thread that shares a ring with a carrier whose virtual
- *          threads read cached data back to back gets its turn at submitting
+ *          threads read cached data back to back gets its turn at submitting:
+ *          its reads take no longer than upstream's pread takes beside the same
+ *          virtual threads
  * @requires os.family == "linux"
  * @library /test/lib
  * @run main/othervm -Djdk.nio.file.ioUring=always -Djdk.nio.file.ioUring.rings=2
  *                   -Djdk.virtualThreadScheduler.parallelism=2 IoUringPlatformTurn
+ */
+
+/*
+ * @test id=never
+ * @requires os.family == "linux"
+ * @library /test/lib
+ * @run main/othervm -Djdk.nio.file.ioUring=never -Djdk.virtualThreadScheduler.parallelism=2
+ *                   IoUringPlatformTurn
  */
 import java.io.FileOutputStream;
 import java.nio.ByteBuffer;
@@ -49,11 +59,11 @@ public class IoUringPlatformTurn {
     static final int BLOCKS = 16384;    // 64 MiB
     static final int READERS = 256;
     static final long RUN_NANOS = 5_000_000_000L;
-    // The slowest read of the platform thread, on a 2-CPU machine: 10 to 74
-    // ms in 13 runs, once 585 ms; without its turn at the submit lock, 0.2 s
-    // to 18 s, above this bound in 8 of 12 runs (so this test catches a
-    // return of the starvation often, not always)
-    static final long SLOWEST_NANOS = 2_000_000_000L;
+    // The slowest read of the platform thread on a 2-CPU machine while a JDK
+    // build ran beside it: never (pread) 76 and 77 ms, always 13 and 15 ms.
+    // Before virtual threads stopped queueing for the submit lock, always
+    // took up to 2.6 s. The bound is 13 times upstream's slowest here.
+    static final long SLOWEST_NANOS = 1_000_000_000L;
 
     public static void main(String[] args) throws Exception {
         byte[] data = new byte[BLOCKS * BLOCK];
@@ -67,7 +77,8 @@ public class IoUringPlatformTurn {
             // carriers, one then takes ring 1 and the other ring 0
             ByteBuffer bb = ByteBuffer.allocateDirect(BLOCK);
             IoUringRings.readAndCheck(fc, bb, data, 0);
-            if (IoUringRings.fds().isEmpty())
+            boolean never = "never".equals(System.getProperty("jdk.nio.file.ioUring"));
+            if (!never && IoUringRings.fds().isEmpty())
                 throw new SkippedException("io_uring not available");
 
             // virtual threads reading back to back; one read in 64 is checked

@@ -27,6 +27,7 @@ package sun.nio.ch;
 
 import java.io.FileDescriptor;
 import java.io.IOException;
+import java.lang.invoke.VarHandle;
 import java.lang.ref.WeakReference;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -76,9 +77,11 @@ import jdk.internal.misc.Unsafe;
  * the thread that queued the read (an executor's thread, often idle) first.
  * A thread that queues an operation while the reaper waits in the kernel
  * wakes it with a NOP. Whoever takes a completion from the CQ ring queues the
- * slot, and once it has released the ring's locks frees the slot and runs the
- * completion, which only hands the result to another thread. The reaper
- * waits in the kernel while such an operation is queued or in flight.
+ * slot; the reaper, with none of the ring's locks held, frees the slot and
+ * runs the completion, which only hands the result to another thread, so
+ * that nothing of the operation runs inside another caller's read. The
+ * reaper waits in the kernel while such an operation is queued or in flight.
+
  */
 final class IoUring {
     private static final Unsafe UNSAFE = Unsafe.getUnsafe();
@@ -87,6 +90,11 @@ final class IoUring {
 
     // returned by execute when the operation was not done: use pread/pwrite
     static final int FALLBACK = Integer.MIN_VALUE;
+
+    // returned by the submitting natives when the kernel did not take the
+    // SQE for want of memory or of CQ ring space (EAGAIN, EBUSY): the SQE is
+    // a NOP, and the ring goes on
+    static final int BUSY = Integer.MIN_VALUE + 1;
 
     // number of completions taken from the CQ ring at a time
     private static final int REAP_BATCH = 64;
@@ -103,10 +111,6 @@ final class IoUring {
     // the kernel could not cancel before it reports them (with debug)
     private static final long STUCK_REPORT_NANOS = 10_000_000_000L;
 
-    // the result of an operation that a dying ring cancelled: done again
-    // with pread/pwrite (ECANCELED, the same on every Linux architecture)
-    private static final int CANCELED = -125;
-
     // test-only: a dying ring does not cancel synchronously, as before Linux 6.0
     private static final boolean TEST_NO_SYNC_CANCEL =
             Boolean.getBoolean("jdk.nio.file.ioUring.testNoSyncCancel");
@@ -117,20 +121,38 @@ final class IoUring {
      * An operation slot. The submitter owns the slot from allocation until it
      * has seen {@code done}; whoever takes the completion whose user_data
      * matches writes {@code result} and then {@code done}, under the reap lock.
-     * The slot of an operation submitted with {@link #submit} has an action
-     * and no thread: it is freed by whoever runs the action.
+     * A new operation writes {@code userData} first, so that a thread that
+     * reads the slot without a lock (completedFor) can tell whether what it
+     * read belongs to one operation. The slot of an operation submitted with
+     * {@link #submit} has an action and no thread: it is freed by the reaper
+     * once it has run the action. A thread waiting for its operation parks
+     * with the slot as its blocker.
      */
     private static final class Slot {
         final int index;
         int seq;                   // guarded by submitLock
-        volatile long userData;    // written by the owner before submission
+        volatile long userData;    // written by the owner first, before submission
         int fd;                    // written by the owner before thread, read after it
         volatile Thread thread;    // written by the owner before submission
         volatile Completion action; // written by submit before submission
-        int result;
+        int result;                // written before done
         volatile boolean done;
         Slot(int index) {
             this.index = index;
+        }
+
+        /**
+         * Returns true if this slot holds an operation of the given thread on
+         * the given file descriptor that the kernel has completed with a
+         * count. The fields are read without a lock, between two reads of
+         * userData, as StampedLock validates a stamp: if userData has not
+         * changed, they belong to one operation.
+         */
+        boolean completedFor(int fd, Thread thread) {
+            long userData = this.userData;
+            boolean completed = done && this.thread == thread && this.fd == fd && result >= 0;
+            VarHandle.acquireFence();
+            return completed && this.userData == userData;
         }
     }
 
@@ -142,13 +164,11 @@ final class IoUring {
         /**
          * Receives the operation's result: the CQE's result, bytes
          * transferred or -errno, or FALLBACK if the operation was not done.
-         * Called once, with none of the ring's locks held, by the thread
-         * that took the completion from the CQ ring (the reaper, or a thread
-         * that submitted to the ring) after the slot has been freed or, if
-         * the ring died before the operation was submitted, by the thread
-         * that found it dead. It must only hand the result off to another
-         * thread: it must not block, and it must not run the application's
-         * code.
+         * Called once, with none of the ring's locks held, by the reaper
+         * after the slot has been freed or, if the ring died before the
+         * operation was queued, by the thread that queued it. It must only
+         * hand the result off to another thread: it must not block, and it
+         * must not run the application's code.
          */
         void completed(int result);
     }
@@ -308,6 +328,13 @@ final class IoUring {
             } else {
                 res = submit0(address, write, fd, bufAddress, len, position, slot.userData);
             }
+            if (res == BUSY) {
+                // not submitted, and the SQE is now a NOP: done with pread/pwrite
+                slot.thread = null;
+                free[freeCount++] = slot.index;
+                slotFreed.signal();
+                return FALLBACK;
+            }
             if (res < 0) {
                 // not submitted, and the SQE is now a NOP: this ring is done
                 slot.thread = null;
@@ -324,14 +351,14 @@ final class IoUring {
                 slot.thread = null;
                 free[freeCount++] = slot.index;
                 slotFreed.signal();
-                return (result == CANCELED) ? FALLBACK : result;
+                return result;
             }
         } finally {
             submitLock.unlock();
-            // what was queued before the ring died, the reaper may never see
+            // what was queued before the ring died is the reaper's to end
             if (killed)
-                refuseQueued();
-            runCompletions();
+                LockSupport.unpark(reaper);
+            completionsTaken();
         }
         return await(slot, failure);
     }
@@ -370,17 +397,18 @@ final class IoUring {
             lockSubmit();
             try {
                 if (!dead) {
+                    // a NOP the kernel did not take (BUSY) leaves the reaper
+                    // waiting for the operations in flight, which wake it
                     int res = nop0(address);
-                    if (res < 0)
+                    if (res < 0 && res != BUSY)
                         die("io_uring_enter: " + errorString0(-res));
                 }
             } finally {
                 submitLock.unlock();
             }
-            // the reaper may wait for nothing now: what was queued before the
-            // ring died is this thread's to end
+            // what was queued before the ring died is the reaper's to end
             if (dead)
-                refuseQueued();
+                LockSupport.unpark(reaper);
         }
     }
 
@@ -405,6 +433,15 @@ final class IoUring {
                 // the completion is left to the reaper, which wakes for it
                 int res = submit0(address, r.write(), r.fd(), r.bufAddress(), r.len(),
                                   r.position(), slot.userData);
+                if (res == BUSY) {
+                    // not submitted, and the SQE is now a NOP: submitted
+                    // again once completions have been taken
+                    slot.action = null;
+                    pending.decrementAndGet();
+                    free[freeCount++] = slot.index;
+                    requests.add(r);
+                    break;
+                }
                 if (res < 0) {
                     // not submitted, and the SQE is now a NOP: this ring is done
                     slot.action = null;
@@ -477,7 +514,8 @@ final class IoUring {
                     if (reaperIdle)
                         LockSupport.unpark(reaper);
                 } else {
-                    LockSupport.park(this);
+                    // the slot as blocker: see completedFor
+                    LockSupport.park(slot);
                     if (Thread.interrupted())
                         interrupted = true;
                 }
@@ -504,24 +542,28 @@ final class IoUring {
         if (interrupted)
             Thread.currentThread().interrupt();
         throwIfUnchecked(failure);
-        return (result == CANCELED) ? FALLBACK : result;
+        return result;
     }
 
     /**
-     * Takes the submit lock. The virtual threads of one carrier can take it
-     * back to back, and a thread parked waiting for it, woken when it is
-     * released, then rarely finds it free first: a platform thread sharing a
-     * ring with such a carrier (in always mode) waited for seconds. So the
-     * lock is taken out of turn while no platform thread waits for it, and in
-     * turn while one does. Virtual threads are not waited for in turn: a
-     * queue of them would make every read park until it empties.
+     * Takes the submit lock. A virtual thread never queues for it: a queue of
+     * parked virtual threads hands the lock on only as fast as each of them
+     * is scheduled, and a platform thread behind such a queue (the virtual
+     * threads of a carrier reading back to back, in always mode) waited for
+     * seconds where pread takes microseconds. So a virtual thread takes the
+     * lock when it is free and no platform thread waits for it, and otherwise
+     * yields its carrier and tries again; platform threads, the reaper among
+     * them, take it in turn. A platform thread then waits for the holder and
+     * the platform threads ahead of it, never for virtual threads that
+     * arrived after it. No holder parks or unmounts while it holds the lock,
+     * but for a submitter waiting for a free slot (slotFreed).
      */
     private void lockSubmit() {
-        if (platformWaiters.get() == 0 && submitLock.tryLock())
-            return;
         if (Thread.currentThread().isVirtual()) {
-            submitLock.lock();
-        } else {
+            while (platformWaiters.get() > 0 || !submitLock.tryLock()) {
+                Thread.yield();
+            }
+        } else if (platformWaiters.get() > 0 || !submitLock.tryLock()) {
             platformWaiters.incrementAndGet();
             try {
                 submitLock.lock();
@@ -541,8 +583,8 @@ final class IoUring {
                 drain();
             } finally {
                 reapLock.unlock();
-                // what was taken, even if drain threw, is this thread's to run
-                runCompletions();
+                // what was taken, even if drain threw, is the reaper's to run
+                completionsTaken();
             }
             return true;
         }
@@ -617,12 +659,21 @@ final class IoUring {
     }
 
     /**
-     * Frees the slots that complete queued, and runs their actions. Called,
-     * with none of the ring's locks held, by each thread that has taken
-     * completions, so that no queued slot is left behind; a slot queued by
-     * one thread may be run by another. The slots are freed a batch at a
-     * time, under one hold of the submit lock. An action only hands off, and
-     * what it throws is not the ring's to handle.
+     * Called by a thread other than the reaper once it has taken completions
+     * and released the ring's locks: the actions of the slots it queued run
+     * on the reaper, not in another caller's read, so the reaper is woken if
+     * some are queued.
+     */
+    private void completionsTaken() {
+        if (!finished.isEmpty())
+            wakeReaper();
+    }
+
+    /**
+     * Frees the slots that complete queued, and runs their actions. Called by
+     * the reaper, with none of the ring's locks held. The slots are freed a
+     * batch at a time, under one hold of the submit lock. An action only
+     * hands off, and what it throws is not the ring's to handle.
      */
     private void runCompletions() {
         if (finished.isEmpty())
@@ -656,7 +707,7 @@ final class IoUring {
                 wakeReaper();
             for (int i = 0; i < n; i++) {
                 try {
-                    actions[i].completed((results[i] == CANCELED) ? FALLBACK : results[i]);
+                    actions[i].completed(results[i]);
                 } catch (Throwable e) {
                     // the action's own failure: the ring goes on
                 }
@@ -676,13 +727,15 @@ final class IoUring {
         int busy = 0;   // turns in a row that found the reap lock held
         try {
             for (;;) {
+                // what other threads took, and this one is to run
+                runCompletions();
                 int queued = requests.isEmpty() ? 0 : submitQueued();
                 if (queued < 0) {
                     die("io_uring_enter: " + errorString0(-queued));
                     return;
                 }
                 boolean full = queued > 0;
-                if (waiters.get() == 0 && pending.get() == 0) {
+                if (waiters.get() == 0 && pending.get() == 0 && finished.isEmpty()) {
                     if (full) {
                         // the slots are all being freed by their submitters,
                         // which wake this thread if it is idle then
@@ -690,7 +743,8 @@ final class IoUring {
                         continue;
                     }
                     reaperIdle = true;
-                    if (waiters.get() == 0 && pending.get() == 0 && requests.isEmpty())
+                    if (waiters.get() == 0 && pending.get() == 0 && requests.isEmpty()
+                            && finished.isEmpty())
                         LockSupport.park(this);
                     reaperIdle = false;
                     continue;
@@ -699,7 +753,7 @@ final class IoUring {
                 // on wakes this one with a NOP; one that did so before is
                 // seen here
                 reaperInKernel.set(true);
-                boolean wait = full ? !slotFree() : requests.isEmpty();
+                boolean wait = finished.isEmpty() && (full ? !slotFree() : requests.isEmpty());
                 int res = wait ? wait0(address) : 0;
                 reaperInKernel.set(false);
                 if (res < 0) {
@@ -735,8 +789,7 @@ final class IoUring {
      * Kills the ring: no new operation is submitted. Called by a submitter
      * whose submission failed, the reaper goes on handing out the completions
      * of the operations in flight (and kills the ring itself if it cannot),
-     * and the submitter, once it holds no lock, ends the queued operations
-     * with FALLBACK. Called by the reaper, the queued operations end with
+     * and ends the queued operations with FALLBACK. Called by the reaper, the queued operations end with
      * FALLBACK, the kernel is asked to cancel what it still has (an operation
      * it cancels ends with FALLBACK too), and every completion is waited for,
      * however long it takes, as pread/pwrite would wait: no operation
@@ -868,26 +921,18 @@ final class IoUring {
     }
 
     /**
-     * Returns true if the given thread waits on a shared ring for an
-     * operation on the given file descriptor that the kernel has completed
-     * with a count (not an error, nor a cancellation, after which the thread
-     * reads or writes again with pread/pwrite): the thread no longer uses the
-     * descriptor, and only waits for a carrier to run it. A slot names its
-     * thread only while the operation is in flight or until that thread
-     * frees it, and a slot taken again is not done before its thread is set.
+     * Returns true if the given thread is parked on a ring for an operation
+     * on the given file descriptor that the kernel has completed with a count
+     * (not an error, nor a cancellation, after which the thread reads or
+     * writes again with pread/pwrite): the thread no longer uses the
+     * descriptor, and only waits to be scheduled. The thread's blocker names
+     * the slot while it is parked for it; the slot is then read as a whole
+     * (Slot.completedFor), so that a slot that has meanwhile been freed and
+     * taken for another operation is not mistaken for the thread's.
      */
     static boolean completedFor(FileDescriptor fdo, Thread thread) {
-        int fd = FD_ACCESS.get(fdo);
-        IoUring[] rings = created;
-        if (rings != null) {
-            for (IoUring ring : rings) {
-                for (Slot slot : ring.slots) {
-                    if (slot.thread == thread)
-                        return slot.fd == fd && slot.done && slot.result >= 0;
-                }
-            }
-        }
-        return false;
+        return LockSupport.getBlocker(thread) instanceof Slot slot
+                && slot.completedFor(FD_ACCESS.get(fdo), thread);
     }
 
     /**
@@ -974,14 +1019,16 @@ final class IoUring {
                     reason = e.getMessage();
                 }
             }
-            // test-only: "submit:<n>" or "wait:<n>", the n-th submission or
-            // reaper wait from now fails
+            // test-only: "submit:<n>", "wait:<n>" or "busy:<n>", the n-th
+            // submission or reaper wait from now fails, or the n-th
+            // submission is not taken (BUSY)
             String fault = System.getProperty("jdk.nio.file.ioUring.testFault", "");
             int colon = fault.indexOf(':');
             if (colon > 0 && created > 0) {
                 try {
                     int n = Integer.parseInt(fault.substring(colon + 1));
-                    setTestFault0(fault.startsWith("submit") ? 0 : 1, n);
+                    setTestFault0(fault.startsWith("submit") ? 0
+                                  : fault.startsWith("wait") ? 1 : 2, n);
                 } catch (NumberFormatException e) {
                     // not a fault to inject
                 }
@@ -1074,8 +1121,9 @@ final class IoUring {
 
     /**
      * Test-only: the n-th submission from now fails as if io_uring_enter were
-     * denied after the SQE was queued (kind 0), or the n-th wait of a reaper
-     * for completions fails with EBADR (kind 1).
+     * denied after the SQE was queued (kind 0), the n-th wait of a reaper for
+     * completions fails with EBADR (kind 1), or the kernel takes nothing of
+     * the n-th submission (kind 2, BUSY).
      */
     private static native void setTestFault0(int kind, int n);
 

@@ -31,11 +31,8 @@ import java.nio.ByteBuffer;
 import java.nio.channels.AsynchronousCloseException;
 import java.nio.channels.AsynchronousFileChannel;
 import java.nio.channels.CompletionHandler;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -49,8 +46,8 @@ import jdk.internal.misc.Unsafe;
  * An AsynchronousFileChannel whose reads and writes are io_uring operations
  * on the shared rings of {@link IoUring}: queued by the initiating thread,
  * which does not wait for them, submitted by the ring's reaper, and completed
- * without a thread blocked per operation. The thread that takes a completion
- * from the CQ ring hands it to the channel's executor, where the buffers
+ * without a thread blocked per operation. The ring's reaper hands each
+ * completion to the channel's executor, where the buffers
  * are updated and released and the Future is completed or the handler
  * invoked, as upstream's SimpleAsynchronousFileChannelImpl does in the task
  * that does its I/O. A
@@ -81,14 +78,21 @@ import jdk.internal.misc.Unsafe;
  * kernel cancelled it, or returned EAGAIN or EINTR) is done with
  * pread/pwrite in the executor task.
  *
- * <p> Closing the channel stops new submissions, then waits until the kernel
- * has completed every operation in flight, so that no buffer is released
- * and the file descriptor is not closed while the kernel may still use
- * them; then it closes the channel as upstream does. Reads and writes on a
- * regular file or a block device complete in the time the device takes, so
- * close does not wait longer than that. Each operation whose completion had
- * not arrived when close was invoked completes with
- * AsynchronousCloseException, once the channel is closed.
+ * <p> Close marks the channel closed, as upstream's does, so that no
+ * operation is submitted after it, then waits until the kernel has completed
+ * every operation in flight, so that no buffer is released and the file
+ * descriptor is not closed while the kernel may still use them; then it goes
+ * on as upstream's close. Reads and writes on a regular file or a block
+ * device complete in the time the device takes, so close does not wait
+ * longer than that. An operation that the kernel completed with a count
+ * reports it, as upstream's operation that was in pread/pwrite when close
+ * was invoked; one that fails, or reads end of file, once the channel is
+ * closed fails with AsynchronousCloseException, as upstream's.
+ *
+ * <p> No code of the application runs on a ring's reaper: the reaper queues
+ * a completed operation for the channel and, unless a runner will take it,
+ * starts one on the default executor's thread, which gives it to the
+ * channel's executor (for the default executor, it is the runner).
  */
 final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileChannelImpl {
     private static final JavaIOFileDescriptorAccess FD_ACCESS =
@@ -152,13 +156,9 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
     // operations submitted to a ring whose completion has not arrived
     private final AtomicInteger inFlight = new AtomicInteger();
 
-    // set by close before it waits for the operations in flight
-    private volatile boolean closing;
+    // the thread that closes the channel, set before it waits for the
+    // operations in flight
     private volatile Thread closer;
-
-    // the operations whose completion arrived after close was invoked,
-    // completed by close once the channel is closed (guarded by itself)
-    private final List<Operation<?>> closedOperations = new ArrayList<>();
 
     // operations whose completion has arrived, waiting for a runner: a task
     // on the executor that completes them one after another (see runner)
@@ -172,12 +172,6 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
 
     // submits a runner from a thread of the default executor (see handOff)
     private final Runnable runnerSubmitter = this::submitRunner;
-
-    // true if the executor's execute is known neither to block nor to drop
-    // a task: it is then called by the thread that takes a completion, most
-    // often a ring's reaper, which every operation on that ring waits for
-    // (see handOff)
-    private final boolean executesAtOnce;
 
     // true if the executor may drop a task it cannot take without a word: a
     // ThreadPoolExecutor, of any class, that rejects with a policy other
@@ -201,27 +195,9 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
         this.ringWrites = direct || sync || always;
         this.always = always;
         this.readsCached = !direct && !always;
-        this.executesAtOnce = executesAtOnce(executor);
         this.discards = executor instanceof ThreadPoolExecutor tpe
                 && policy(tpe) != ThreadPoolExecutor.AbortPolicy.class
                 && policy(tpe) != ThreadPoolExecutor.CallerRunsPolicy.class;
-    }
-
-    /**
-     * Returns true if the executor is one whose execute neither waits nor
-     * drops a task: a ForkJoinPool, or a ThreadPoolExecutor (not a subclass,
-     * which may override execute) that rejects with AbortPolicy or
-     * CallerRunsPolicy. Any other executor may block in execute (for
-     * example, a rejection handler that waits for room in the queue).
-     */
-    private static boolean executesAtOnce(ExecutorService executor) {
-        if (executor.getClass() == ForkJoinPool.class)
-            return true;
-        if (executor.getClass() != ThreadPoolExecutor.class)
-            return false;
-        Class<?> policy = policy((ThreadPoolExecutor) executor);
-        return policy == ThreadPoolExecutor.AbortPolicy.class
-                || policy == ThreadPoolExecutor.CallerRunsPolicy.class;
     }
 
     private static Class<?> policy(ThreadPoolExecutor executor) {
@@ -249,38 +225,25 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
                                                       sync, always, executor);
     }
 
+    /**
+     * Called by close once the channel is marked closed, so that no operation
+     * is submitted after this (see submit): waits, uninterruptibly, for the
+     * completions of the operations in flight, as the kernel uses their
+     * buffers and the file.
+     */
     @Override
-    public void close() throws IOException {
-        synchronized (closedOperations) {
-            if (closing)
-                return;     // closed or being closed
-            closer = Thread.currentThread();
-            closing = true;
-        }
-
-        // no operation is submitted after this (see submit); wait for the
-        // completions of those in flight, as the kernel uses their buffers
-        // and the file
+    void awaitOperations() {
+        closer = Thread.currentThread();
         boolean interrupted = false;
         while (inFlight.get() > 0) {
             LockSupport.park(this);
             if (Thread.interrupted())
                 interrupted = true;
         }
-        try {
-            super.close();
-        } finally {
-            if (interrupted)
-                Thread.currentThread().interrupt();
-            List<Operation<?>> operations;
-            synchronized (closedOperations) {
-                operations = List.copyOf(closedOperations);
-                closedOperations.clear();
-            }
-            for (Operation<?> op : operations) {
-                handOff(op);
-            }
-        }
+        if (interrupted)
+            Thread.currentThread().interrupt();
+        // what a hand-off that could not start a runner left queued
+        takeQueued();
     }
 
     @Override
@@ -307,6 +270,8 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
     private <A> Future<Integer> transfer(boolean write, ByteBuffer bb, long position,
                                          A attachment,
                                          CompletionHandler<Integer,? super A> handler) {
+        // what a hand-off that could not start a runner left queued
+        takeQueued();
         IoUring ring = ringFor(write, bb, position);
         if (ring == null || (write && !ringWrites)) {
             if (DEBUG)
@@ -390,17 +355,18 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
      */
     private IoUring ringFor(boolean write, ByteBuffer bb, long position) {
         if (position < 0 || !(write ? writing : reading) || (!write && bb.isReadOnly())
-                || !bb.hasRemaining() || !isOpen() || closing || executor.isShutdown())
+                || !bb.hasRemaining() || !isOpen() || executor.isShutdown())
             return null;
         return IoUring.ring();
     }
 
     /**
      * Submits a read or write to the ring, or does it as upstream's channel
-     * does if the channel is being closed. The channel counts the operation
-     * as in flight before it looks at closing, and close sets closing before
-     * it looks at the count: so either close waits for the operation, or the
-     * operation sees closing and is not submitted.
+     * does if the channel is closed. The channel counts the operation as in
+     * flight before it looks at whether the channel is open, and close marks
+     * the channel closed before it looks at the count: so either close waits
+     * for the operation, or the operation sees the channel closed and is not
+     * submitted.
      */
     private <A> Future<Integer> submit(IoUring ring,
                                        boolean write,
@@ -418,7 +384,7 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
             throw e;
         }
         inFlight.incrementAndGet();
-        if (closing) {
+        if (!isOpen()) {
             if (inFlight.decrementAndGet() == 0)
                 LockSupport.unpark(closer);
             op.release();
@@ -442,7 +408,7 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
             ring.submit(write, fd, op.address, op.length, position, op);
         } catch (Throwable e) {
             // not queued (OutOfMemoryError)
-            if (inFlight.decrementAndGet() == 0 && closing)
+            if (inFlight.decrementAndGet() == 0 && !isOpen())
                 LockSupport.unpark(closer);
             op.release();
             outstanding.decrementAndGet();
@@ -455,21 +421,32 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
      * Hands a completed operation to the channel's executor: queues it, and
      * starts a runner unless one will take it. Once the executor is shut
      * down, a runner it took may never run, so each operation starts one.
-     * This runs in the thread that took the completion, most often a ring's
-     * reaper, which must not wait: an executor whose execute may block is
-     * given the runner by a thread of the default executor. For an executor
-     * that may drop tasks (see discards), the runner runs on the default
-     * executor and gives it each operation as a task of its own.
+     * This runs on a ring's reaper, which must neither wait nor run the
+     * application's code (its executor's execute, thread factory or
+     * rejection handler): the channel's executor is given the runner by a
+     * thread of the default executor, or, for the default executor itself,
+     * the runner runs there. For an executor that may drop tasks (see
+     * discards), the runner runs on the default executor and gives it each
+     * operation as a task of its own. If the default executor cannot take the
+     * task (it cannot start a thread), the operation stays queued until the
+     * channel's next operation starts or completes, or the channel is
+     * closed, which starts a runner again (see takeQueued).
      */
     private void handOff(Operation<?> op) {
         completed.add(op);
-        if (takers.get() == 0 || executor.isShutdown()) {
+        takeQueued();
+    }
+
+    /**
+     * Starts a runner on the default executor, as handOff does, unless one
+     * will take the queued operations; called with none queued, does
+     * nothing.
+     */
+    private void takeQueued() {
+        if (!completed.isEmpty() && (takers.get() == 0 || executor.isShutdown())) {
             takers.incrementAndGet();
-            if (executesAtOnce) {
-                submitRunner();
-            } else {
-                executeByDefault(discards ? runner : runnerSubmitter);
-            }
+            boolean direct = discards || executor == DefaultExecutorHolder.defaultExecutor;
+            executeByDefault(direct ? runner : runnerSubmitter);
         }
     }
 
@@ -479,8 +456,14 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
      * would drop it too) or rejects the task, to the default executor.
      */
     private void runAlone(Operation<?> op) {
-        if (!tryExecute(op))
+        if (tryExecute(op))
+            return;
+        try {
             DefaultExecutorHolder.defaultExecutor.execute(op);
+        } catch (RuntimeException | Error e) {
+            // no thread: this runner, on the default executor, completes it
+            op.run();
+        }
     }
 
     /**
@@ -528,15 +511,14 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
     /**
      * Submits a task that is to submit or be a runner, already counted in
      * takers, to the default executor; if it cannot run (no thread), the
-     * runner is no longer counted, so that the operation that completes next
+     * runner is no longer counted, so that the next call of takeQueued
      * starts one.
      */
     private void executeByDefault(Runnable task) {
         try {
             DefaultExecutorHolder.defaultExecutor.execute(task);
-        } catch (Throwable e) {
+        } catch (RuntimeException | Error e) {
             takers.decrementAndGet();
-            throw e;
         }
     }
 
@@ -558,7 +540,7 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
         // a reaper, where no application code runs, or a runner, which would
         // recurse once for each operation that waits
         if (STARTING.get() != null) {
-            DefaultExecutorHolder.defaultExecutor.execute(runner);
+            executeByDefault(runner);
             return;
         }
         for (;;) {
@@ -609,7 +591,6 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
 
         // written by completed before it hands off, read by run
         private int result;
-        private boolean closedFirst;
 
         /**
          * Prepares the operation: acquires the buffer's scope, as upstream's
@@ -683,25 +664,15 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
         }
 
         /**
-         * Receives the result from the ring, on the thread that took the
-         * completion: hands it off to the executor, or leaves it to close if
-         * the channel is being closed.
+         * Receives the result from the ring, on its reaper: the operation is
+         * no longer in flight, and is handed off to the executor.
          */
         @Override
         public void completed(int result) {
             this.result = result;
-            boolean queued = false;
-            if (closing) {
-                closedFirst = true;
-                synchronized (closedOperations) {
-                    closedOperations.add(this);
-                }
-                queued = true;
-            }
-            if (inFlight.decrementAndGet() == 0 && closing)
+            if (inFlight.decrementAndGet() == 0 && !isOpen())
                 LockSupport.unpark(closer);
-            if (!queued)
-                handOff(this);
+            handOff(this);
         }
 
         /**
@@ -739,8 +710,6 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
          * operation, and updates the caller's buffer.
          */
         private int finish() throws IOException {
-            if (closedFirst)
-                throw new AsynchronousCloseException();
             int n = result;
             if (n == 0 && !write) {
                 n = IOStatus.EOF;

@@ -71,7 +71,8 @@ import jdk.internal.misc.Unsafe;
  * path. Test-only properties: {@code jdk.nio.file.ioUring.testUnavailable=
  * <reason>} fails the probe, {@code jdk.nio.file.ioUring.depth=<n>} limits a
  * ring's operations in flight, {@code jdk.nio.file.ioUring.testFault=
- * submit:<n>|wait:<n>} fails the n-th submission or reaper wait.
+ * submit:<n>|wait:<n>|busy:<n>} fails the n-th submission or reaper wait,
+ * or has the kernel take nothing of the n-th submission.
  */
 final class IoUringFileIO {
     private IoUringFileIO() { }
