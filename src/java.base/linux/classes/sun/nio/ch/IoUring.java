@@ -30,10 +30,10 @@ import java.io.IOException;
 import java.lang.invoke.VarHandle;
 import java.lang.ref.WeakReference;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
-import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import jdk.internal.misc.InnocuousThread;
@@ -106,6 +106,10 @@ final class IoUring {
     // turns the reaper leaves completions to a submitter that holds the reap
     // lock before it waits for the lock
     private static final int REAPER_YIELDS = 16;
+
+    // permits a dying ring gives, so that every submitter waiting for a slot
+    // finds the ring dead: more than there can be threads
+    private static final int DEAD_PERMITS = 1 << 30;
 
     // how long a dead ring's reaper waits for the completions of operations
     // the kernel could not cancel before it reports them (with debug)
@@ -186,9 +190,11 @@ final class IoUring {
 
     // the SQ ring and the free slots
     private final ReentrantLock submitLock = new ReentrantLock(true);
-    private final Condition slotFreed = submitLock.newCondition();
     private final int[] free;      // stack of free slot indexes, guarded by submitLock
     private int freeCount;
+    // a permit for each free slot, taken before the submit lock: a thread
+    // waits for a slot holding no lock (and no place in the lock's queue)
+    private final Semaphore freeSlots;
     // platform threads waiting for the submit lock, which a fair lock gives in turn
     private final AtomicInteger platformWaiters = new AtomicInteger();
 
@@ -214,6 +220,7 @@ final class IoUring {
     private final AtomicBoolean reaperInKernel = new AtomicBoolean();
 
     private volatile boolean dead;
+    private boolean permitsReleased;   // guarded by submitLock
     private String deathReason;    // guarded by this
 
     private IoUring(long address, int depth, String name) {
@@ -227,6 +234,7 @@ final class IoUring {
             free[i] = depth - 1 - i;
         }
         this.freeCount = depth;
+        this.freeSlots = new Semaphore(depth, true);
         this.reapBuffer = UNSAFE.allocateMemory(REAP_BATCH * 16L);
     }
 
@@ -294,13 +302,11 @@ final class IoUring {
         Slot slot;
         Throwable failure = null;
         boolean killed = false;
+        freeSlots.acquireUninterruptibly();
         lockSubmit();
         try {
-            while (freeCount == 0 && !dead) {
-                slotFreed.awaitUninterruptibly();
-            }
             if (dead)
-                return FALLBACK;
+                return FALLBACK;    // die released permits for all
             slot = slots[free[--freeCount]];
             int seq = ++slot.seq & 0x7fffffff;
             slot.userData = ((long) seq << 32) | slot.index;
@@ -331,17 +337,15 @@ final class IoUring {
             if (res == BUSY) {
                 // not submitted, and the SQE is now a NOP: done with pread/pwrite
                 slot.thread = null;
-                free[freeCount++] = slot.index;
-                slotFreed.signal();
+                freeSlot(slot);
                 return FALLBACK;
             }
             if (res < 0) {
                 // not submitted, and the SQE is now a NOP: this ring is done
                 slot.thread = null;
-                free[freeCount++] = slot.index;
+                freeSlot(slot);
                 dead = true;
                 killed = true;
-                slotFreed.signalAll();
                 die("io_uring_enter: " + errorString0(-res));
                 return FALLBACK;
             }
@@ -349,8 +353,7 @@ final class IoUring {
                 // completed during its submission
                 int result = slot.result;
                 slot.thread = null;
-                free[freeCount++] = slot.index;
-                slotFreed.signal();
+                freeSlot(slot);
                 return result;
             }
         } finally {
@@ -423,8 +426,12 @@ final class IoUring {
         int failure = 0;
         lockSubmit();
         try {
-            Request r;
-            while (!dead && freeCount > 0 && (r = requests.poll()) != null) {
+            while (!dead && !requests.isEmpty() && freeSlots.tryAcquire()) {
+                Request r = requests.poll();
+                if (r == null) {
+                    freeSlots.release();
+                    break;
+                }
                 Slot slot = slots[free[--freeCount]];
                 slot.userData = ((long) (++slot.seq & 0x7fffffff) << 32) | slot.index;
                 slot.action = r.action();
@@ -438,7 +445,7 @@ final class IoUring {
                     // again once completions have been taken
                     slot.action = null;
                     pending.decrementAndGet();
-                    free[freeCount++] = slot.index;
+                    freeSlot(slot);
                     requests.add(r);
                     break;
                 }
@@ -446,7 +453,7 @@ final class IoUring {
                     // not submitted, and the SQE is now a NOP: this ring is done
                     slot.action = null;
                     pending.decrementAndGet();
-                    free[freeCount++] = slot.index;
+                    freeSlot(slot);
                     requests.add(r);
                     dead = true;
                     failure = res;
@@ -466,12 +473,16 @@ final class IoUring {
      * Returns true if a slot is free.
      */
     private boolean slotFree() {
-        lockSubmit();
-        try {
-            return freeCount > 0;
-        } finally {
-            submitLock.unlock();
-        }
+        return freeSlots.availablePermits() > 0;
+    }
+
+    /**
+     * Puts the slot back on the free stack and gives back its permit. The
+     * caller holds the submit lock.
+     */
+    private void freeSlot(Slot slot) {
+        free[freeCount++] = slot.index;
+        freeSlots.release();
     }
 
     /**
@@ -531,8 +542,7 @@ final class IoUring {
         lockSubmit();
         try {
             slot.thread = null;
-            free[freeCount++] = slot.index;
-            slotFreed.signal();
+            freeSlot(slot);
         } finally {
             submitLock.unlock();
         }
@@ -555,8 +565,9 @@ final class IoUring {
      * yields its carrier and tries again; platform threads, the reaper among
      * them, take it in turn. A platform thread then waits for the holder and
      * the platform threads ahead of it, never for virtual threads that
-     * arrived after it. No holder parks or unmounts while it holds the lock,
-     * but for a submitter waiting for a free slot (slotFreed).
+     * arrived after it. No holder parks or unmounts while it holds the lock
+     * (a submitter waits for a free slot before it takes the lock), so that a
+     * virtual thread that yields waits only for a thread that is running.
      */
     private void lockSubmit() {
         if (Thread.currentThread().isVirtual()) {
@@ -697,8 +708,8 @@ final class IoUring {
             try {
                 for (int i = 0; i < n; i++) {
                     free[freeCount++] = indexes[i];
-                    slotFreed.signal();
                 }
+                freeSlots.release(n);
             } finally {
                 submitLock.unlock();
             }
@@ -810,7 +821,11 @@ final class IoUring {
         // no submission is in progress after this, and none follows
         submitLock.lock();
         try {
-            slotFreed.signalAll();
+            // a submitter waiting for a slot finds the ring dead (once)
+            if (!permitsReleased) {
+                permitsReleased = true;
+                freeSlots.release(DEAD_PERMITS);
+            }
         } finally {
             submitLock.unlock();
         }
