@@ -195,8 +195,9 @@ final class IoUring {
     // a permit for each free slot, taken before the submit lock: a thread
     // waits for a slot holding no lock (and no place in the lock's queue)
     private final Semaphore freeSlots;
-    // platform threads waiting for the submit lock, which a fair lock gives in turn
-    private final AtomicInteger platformWaiters = new AtomicInteger();
+    // platform threads waiting for the submit lock or holding it, which a
+    // fair lock gives in turn (see lockSubmit)
+    private final AtomicInteger platformUsers = new AtomicInteger();
 
     // the CQ ring, and the native buffer its completions are copied to
     private final ReentrantLock reapLock = new ReentrantLock();
@@ -357,7 +358,7 @@ final class IoUring {
                 return result;
             }
         } finally {
-            submitLock.unlock();
+            unlockSubmit();
             // what was queued before the ring died is the reaper's to end
             if (killed)
                 LockSupport.unpark(reaper);
@@ -407,7 +408,7 @@ final class IoUring {
                         die("io_uring_enter: " + errorString0(-res));
                 }
             } finally {
-                submitLock.unlock();
+                unlockSubmit();
             }
             // what was queued before the ring died is the reaper's to end
             if (dead)
@@ -460,7 +461,7 @@ final class IoUring {
                 }
             }
         } finally {
-            submitLock.unlock();
+            unlockSubmit();
         }
         if (dead) {
             refuseQueued();
@@ -544,7 +545,7 @@ final class IoUring {
             slot.thread = null;
             freeSlot(slot);
         } finally {
-            submitLock.unlock();
+            unlockSubmit();
         }
         // operations queued for want of a slot
         if (!requests.isEmpty())
@@ -556,32 +557,39 @@ final class IoUring {
     }
 
     /**
-     * Takes the submit lock. A virtual thread never queues for it: a queue of
-     * parked virtual threads hands the lock on only as fast as each of them
-     * is scheduled, and a platform thread behind such a queue (the virtual
-     * threads of a carrier reading back to back, in always mode) waited for
-     * seconds where pread takes microseconds. So a virtual thread takes the
-     * lock when it is free and no platform thread waits for it, and otherwise
-     * yields its carrier and tries again; platform threads, the reaper among
-     * them, take it in turn. A platform thread then waits for the holder and
-     * the platform threads ahead of it, never for virtual threads that
-     * arrived after it. No holder parks or unmounts while it holds the lock
-     * (a submitter waits for a free slot before it takes the lock), so that a
-     * virtual thread that yields waits only for a thread that is running.
+     * Takes the submit lock. While a platform thread waits for the lock or
+     * holds it, a virtual thread does not queue for it but yields its carrier
+     * and tries again: a queue of parked virtual threads hands the lock on
+     * only as fast as each of them is scheduled, and a platform thread behind
+     * such a queue (the virtual threads of a carrier reading back to back, in
+     * always mode) waited for seconds where pread takes microseconds. So a
+     * platform thread, the reaper among them, waits for the holder, the
+     * platform threads ahead of it, and the virtual threads that queued
+     * before any platform thread came, never for virtual threads that came
+     * after it. Otherwise virtual threads queue, as for any lock. No holder
+     * parks or unmounts while it holds the lock (a submitter waits for a free
+     * slot before it takes the lock), so that a virtual thread that yields
+     * waits only for threads that are running.
      */
     private void lockSubmit() {
         if (Thread.currentThread().isVirtual()) {
-            while (platformWaiters.get() > 0 || !submitLock.tryLock()) {
+            while (platformUsers.get() > 0) {
                 Thread.yield();
             }
-        } else if (platformWaiters.get() > 0 || !submitLock.tryLock()) {
-            platformWaiters.incrementAndGet();
-            try {
-                submitLock.lock();
-            } finally {
-                platformWaiters.decrementAndGet();
-            }
+            submitLock.lock();
+        } else {
+            platformUsers.incrementAndGet();
+            submitLock.lock();
         }
+    }
+
+    /**
+     * Releases the submit lock taken with lockSubmit.
+     */
+    private void unlockSubmit() {
+        submitLock.unlock();
+        if (!Thread.currentThread().isVirtual())
+            platformUsers.decrementAndGet();
     }
 
     /**
@@ -711,7 +719,7 @@ final class IoUring {
                 }
                 freeSlots.release(n);
             } finally {
-                submitLock.unlock();
+                unlockSubmit();
             }
             // operations queued for want of a slot
             if (!requests.isEmpty())
