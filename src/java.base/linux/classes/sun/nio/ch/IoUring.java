@@ -566,7 +566,10 @@ final class IoUring {
      * platform thread, the reaper among them, waits for the holder, the
      * platform threads ahead of it, and the virtual threads that queued
      * before any platform thread came, never for virtual threads that came
-     * after it. Otherwise virtual threads queue, as for any lock. No holder
+     * after it. Otherwise a virtual thread takes the lock if it is free, out
+     * of turn (queueing behind parked virtual threads of a fair lock would
+     * make each acquisition park: cold V256 used 19% more CPU a read), and
+     * else queues, as for any lock. No holder
      * parks or unmounts while it holds the lock (a submitter waits for a free
      * slot before it takes the lock), so that a virtual thread that yields
      * waits only for threads that are running.
@@ -576,7 +579,8 @@ final class IoUring {
             while (platformUsers.get() > 0) {
                 Thread.yield();
             }
-            submitLock.lock();
+            if (!submitLock.tryLock())
+                submitLock.lock();
         } else {
             platformUsers.incrementAndGet();
             submitLock.lock();
