@@ -557,30 +557,25 @@ final class IoUring {
     }
 
     /**
-     * Takes the submit lock. While a platform thread waits for the lock or
-     * holds it, a virtual thread does not queue for it but yields its carrier
-     * and tries again: a queue of parked virtual threads hands the lock on
-     * only as fast as each of them is scheduled, and a platform thread behind
-     * such a queue (the virtual threads of a carrier reading back to back, in
-     * always mode) waited for seconds where pread takes microseconds. So a
-     * platform thread, the reaper among them, waits for the holder, the
-     * platform threads ahead of it, and the virtual threads that queued
-     * before any platform thread came, never for virtual threads that came
-     * after it. Otherwise a virtual thread takes the lock if it is free, out
-     * of turn (queueing behind parked virtual threads of a fair lock would
-     * make each acquisition park: cold V256 used 19% more CPU a read), and
-     * else queues, as for any lock. No holder
-     * parks or unmounts while it holds the lock (a submitter waits for a free
-     * slot before it takes the lock), so that a virtual thread that yields
-     * waits only for threads that are running.
+     * Takes the submit lock. A virtual thread never queues for it, and never
+     * takes it while a platform thread waits for it or holds it: it spins
+     * until the lock is free and no platform thread is there. A queue of
+     * parked virtual threads hands the lock on only as fast as each of them
+     * is scheduled, and a platform thread behind such a queue (the virtual
+     * threads of a carrier reading back to back, in always mode) waited for
+     * seconds where pread takes microseconds; and a virtual thread that
+     * yields its carrier while others wait in the queue can keep a queued
+     * one from being scheduled at all. Platform threads, the reaper among
+     * them, take the lock in turn, so that one waits for the holder and the
+     * platform threads ahead of it. No holder parks or unmounts while it
+     * holds the lock (a submitter waits for a free slot before it takes the
+     * lock), so a spinning virtual thread waits only for a running thread.
      */
     private void lockSubmit() {
         if (Thread.currentThread().isVirtual()) {
-            while (platformUsers.get() > 0) {
-                Thread.yield();
+            while (platformUsers.get() > 0 || !submitLock.tryLock()) {
+                Thread.onSpinWait();
             }
-            if (!submitLock.tryLock())
-                submitLock.lock();
         } else {
             platformUsers.incrementAndGet();
             submitLock.lock();
