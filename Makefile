@@ -116,11 +116,18 @@ compare: micro baseline
 # and always; prints one table against the baseline and fails a cell that the guard rejects.
 # CELLS narrows it ("cold V256,hot V1"); ROUNDS (default 4) and ROUNDS_LOW (V1 and V4,
 # default 8) set the rounds; JMH_OPTIONS replaces "-wi 1 -w 1 -i 3 -r 1"; REPORT=1 only redraws
-# the table and chart of the cells already run.
+# the table and chart of the cells already run. DEVICE=ramdisk reads a file on make ramdisk's
+# loop device (RAMDISK_MIB=1400), evicted every 100 ms; DEVICE=throttled runs it all with the
+# virtio disk's reads capped at THROTTLE_IOPS (20000) a second; the default is the virtio disk.
+DEVICE ?= virtio
+THROTTLE_IOPS ?= 20000
 perf-matrix: micro baseline
 	@$(SCRIPTS)/deps.sh --for gnuplot
-	@python3 $(SCRIPTS)/perf-matrix.py --baseline $(BUILD_DIR)/baseline-jdk --patched $(BUILD_DIR)/jdk \
-	    --jar $(BUILD_DIR)/benchmarks.jar --out $(BUILD_DIR)/perf-matrix \
+	@$(SCRIPTS)/deps.sh --for fio
+	@$(if $(filter ramdisk,$(DEVICE)),mountpoint -q $(BUILD_DIR)/ramdisk || { echo "nio-uring: make ramdisk RAMDISK_MIB=1400 first"; exit 1; })
+	@$(if $(filter throttled,$(DEVICE)),$(SCRIPTS)/throttle.sh $(THROTTLE_IOPS) /var/tmp) \
+	    python3 $(SCRIPTS)/perf-matrix.py --baseline $(BUILD_DIR)/baseline-jdk --patched $(BUILD_DIR)/jdk \
+	    --jar $(BUILD_DIR)/benchmarks.jar --out $(BUILD_DIR)/perf-matrix-$(DEVICE) --device $(DEVICE) \
 	    $(if $(CELLS),--cells '$(CELLS)') $(if $(ROUNDS),--rounds $(ROUNDS)) \
 	    $(if $(ROUNDS_LOW),--rounds-low $(ROUNDS_LOW)) $(if $(JMH_OPTIONS),--jmh '$(JMH_OPTIONS)') \
 	    $(if $(REPORT),--report)

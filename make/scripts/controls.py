@@ -13,7 +13,10 @@ another JDK, such as an earlier build kept as a control), by default:
 A configuration whose JDK is "fio" runs fio instead (one job, io_uring, the case's qd, op,
 direct, file and fileSize, as long as JMH's warmup and measurement): the device's rate for one
 thread that keeps that many operations outstanding, as a control for AsyncFileChannelUring; with
-cache=hot the file is read into the page cache first and not invalidated.
+cache=hot the file is read into the page cache first and not invalidated, and with cache=evictN
+it is evicted every N ms during the run, as the benchmark does. Its options after the colons,
+engine=, jobs= and qd=, replace io_uring, one job and the case's qd: e.g.
+"fio-uring=fio:jobs=2:qd=64" (one io_uring thread per CPU), "fio-psync=fio:engine=psync:jobs=256".
 
 Every combination of the "-p name=a,b" options is a case. Each round runs every configuration
 once on the case, one JMH fork each, in an order shuffled every round (seeded), so that drift
@@ -27,6 +30,7 @@ import argparse
 import json
 import os
 import random
+import resource
 import re
 import statistics
 import subprocess
@@ -70,9 +74,11 @@ def jmh_option(opts, flag, default):
     return opts[opts.index(flag) + 1] if flag in opts else default
 
 
-def run_fio(a, opts, tag):
-    """fio in the shape of the case: one job keeping qd random operations outstanding."""
+def run_fio(a, opts, tag, over=()):
+    """fio in the shape of the case: one job keeping qd random operations outstanding, or as
+    the configuration's options say."""
     params = dict(opts[i + 1].split("=", 1) for i in range(len(opts) - 1) if opts[i] == "-p")
+    over = dict(o.split("=", 1) for o in over)
     seconds = int(jmh_option(opts, "-i", "4")) * int(jmh_option(opts, "-r", "2").rstrip("s"))
     ramp = int(jmh_option(opts, "-wi", "1")) * int(jmh_option(opts, "-w", "2").rstrip("s"))
     write = params.get("op", "read") == "write"
@@ -83,26 +89,44 @@ def run_fio(a, opts, tag):
         with open(path, "rb") as f:
             while f.read(1 << 20):
                 pass
+    jobs = int(over.get("jobs", "1"))
     cmd = ["fio", "--name=" + tag, "--filename=" + path, "--rw=" + ("randwrite" if write else "randread"),
-           "--bs=4k", "--ioengine=io_uring", "--iodepth=" + params.get("qd", "1"), "--numjobs=1",
+           "--bs=4k", "--ioengine=" + over.get("engine", "io_uring"),
+           "--iodepth=" + over.get("qd", params.get("qd", "1")), "--numjobs=%d" % jobs,
+           "--group_reporting", "--thread",
            "--size=" + params.get("fileSize", "2147483648"), "--fadvise_hint=0", "--invalidate=" + ("0" if hot else "1"),
            "--direct=" + ("1" if params.get("direct") == "true" else "0"), "--time_based",
            "--ramp_time=%d" % ramp, "--runtime=%d" % seconds, "--output-format=json"]
     print("## %s: %s" % (tag, " ".join(cmd)), flush=True)
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    cache = params.get("cache", "")
+    evicter = None
+    if cache.startswith("evict"):
+        # as the benchmark: the file dropped from the page cache every N ms
+        evicter = subprocess.Popen(["sh", "-c", "while :; do sleep %s; dd if=%s iflag=nocache "
+                                    "count=0 status=none; done" % (int(cache[5:]) / 1000.0, path)])
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    try:
+        out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    finally:
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if evicter:
+            evicter.kill()
+            evicter.wait()
     with open(os.path.join(a.out, tag + ".json"), "w") as f:
         f.write(out)
     job = json.loads(out[out.index("{"):])["jobs"][0]
     io = job["write" if write else "read"]
-    cpu_ns = (job["usr_cpu"] + job["sys_cpu"]) / 100.0 * job["job_runtime"] * 1e6 / max(1, io["total_ios"])
+    # fio's process CPU over its ramp and run, at the rate of the run
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    cpu_ns = cpu * 1e9 / max(1.0, io["iops"] * (ramp + seconds))
     return {"score": io["iops"], "unit": "ops/s", "mode": "thrpt", "benchmark": "fio.ops",
-            "params": params, "cpu_ns": cpu_ns, "peaks": {"OS threads": 1}}
+            "params": params, "cpu_ns": cpu_ns, "peaks": {"OS threads": jobs}}
 
 
 def run_fork(a, conf, opts, tag):
     name, jdk, jvm = conf
     if jdk == "fio":
-        return run_fio(a, opts, tag)
+        return run_fio(a, opts, tag, jvm)
     java = os.path.join(jdk, "bin", "java")
     path = os.path.join(a.out, tag + ".json")
     logname = os.path.join(a.out, tag + ".log")

@@ -17,6 +17,13 @@ the A/A row, with the same floor. --cells narrows them (comma-separated
 names as printed); --rounds-low is for V1 and V4, where differences are small. Writes
 OUT/matrix.md, OUT/matrix.json and OUT/reads.png (reads/s and CPU per read of the cold cells
 against the number of threads). Exits 1 if a verdict fails.
+
+--device names the device the reads go to: virtio (the default: the file in /var/tmp),
+ramdisk (a 1 GiB file on the RAM-backed loop device of make ramdisk, the cold cells' file
+evicted every 100 ms during each run so that the reads stay cold) or throttled (the virtio disk,
+the run inside a cgroup whose reads the block I/O controller caps: make/scripts/throttle.sh).
+The cold cells also run fio on the same file: io_uring with one job per CPU keeping 64 reads
+outstanding each (fio-uring), and psync with 256 jobs (fio-psync).
 """
 
 import argparse
@@ -55,6 +62,9 @@ CELLS = [
      "-p threads=V256 -p cache=evict200 -p op=search"),
 ]
 CONTROLS = ["always", "compensate", "baseline-256"]
+FIO_CONFIGS = ["fio-uring=fio:jobs=%d:qd=64" % os.cpu_count(), "fio-psync=fio:engine=psync:jobs=256"]
+RAMDISK_FILE = os.path.join(os.path.dirname(os.path.dirname(HERE)), "build", "ramdisk",
+                            "nio-uring-bench.dat")
 
 # Skip end to end (SkipEndToEnd): a producer writes records while the consumer skips to end of
 # stream; the patched JDK against the baseline and the A/A row. Score: MiB/s.
@@ -85,6 +95,7 @@ def main():
                     help="configurations of the skip cells (controls.py --configs)")
     ap.add_argument("--floor", type=float, default=0.95)
     ap.add_argument("--depth-share", type=float, default=0.95)
+    ap.add_argument("--device", default="virtio", choices=["virtio", "ramdisk", "throttled"])
     ap.add_argument("--report", action="store_true",
                     help="run nothing: the table and chart of the cells in OUT/matrix.json")
     a = ap.parse_args()
@@ -101,12 +112,17 @@ def main():
         skip = name.startswith("skip")
         rounds = a.rounds_low if not skip and threads_of(name) <= 4 else a.rounds
         out = os.path.join(a.out, name.replace(" ", "-"))
+        if not skip and a.device == "ramdisk":
+            params += " -p file=%s -p fileSize=1073741824" % RAMDISK_FILE
+            params = params.replace("cache=cold", "cache=evict100")
         cmd = [sys.executable, os.path.join(HERE, "controls.py"), "--baseline", a.baseline,
                "--patched", a.patched, "--jar", a.jar, "--out", out,
                "--bench", "\\." + bench.replace(".", "\\.") + "$",
                "--rounds", str(rounds), "--jmh", (a.skip_jmh if skip else a.jmh) + " " + params]
         if skip:
             cmd += ["--configs", a.skip_configs]
+        elif name.startswith("cold") and "direct=true" not in params:
+            cmd += ["--configs", ",".join(controls.DEFAULT_CONFIGS + FIO_CONFIGS)]
         print("# " + " ".join(cmd), flush=True)
         subprocess.run(cmd, check=True)
         with open(os.path.join(out, "summary.json")) as f:
@@ -135,8 +151,8 @@ def fmt(c):
 def table(results, a):
     lines = ["| cell | baseline ops/s | A/A | auto | always | compensate | baseline, 256 "
              "carriers | CPU us/op: baseline, auto, best control | carrier+reaper threads: "
-             "auto, best control |",
-             "|---|---|---|---|---|---|---|---|---|"]
+             "auto, best control | fio io_uring, psync (ops/s, CPU us/op) |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     failures = []
     order = [c[0] for c in CELLS + SKIP_CELLS]
     skips = []
@@ -148,10 +164,12 @@ def table(results, a):
         best = max(CONTROLS, key=lambda k: cs[k]["mean"])
         cpu = lambda k: ("%.1f" % cs[k]["cpu_us"]) if cs[k].get("cpu_us") else "-"
         thr = lambda k: str(cs[k]["peaks"].get("carrier+reaper threads", "-"))
-        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s, %s, %s (%s) | %s, %s |" % (
+        fio = ", ".join("%s (%s)" % (controls.num(cs[k]["mean"]), cpu(k))
+                        for k in ("fio-uring", "fio-psync") if k in cs) or "-"
+        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s, %s, %s (%s) | %s, %s | %s |" % (
             name, controls.num(cs["baseline"]["mean"]), fmt(cs["baseline-AA"]), fmt(cs["auto"]),
             fmt(cs["always"]), fmt(cs["compensate"]), fmt(cs["baseline-256"]),
-            cpu("baseline"), cpu("auto"), cpu(best), best, thr("auto"), thr(best)))
+            cpu("baseline"), cpu("auto"), cpu(best), best, thr("auto"), thr(best), fio))
         auto = cs["auto"]
         if auto["ratio"][2] < a.floor:
             failures.append("%s: auto %s of the baseline, wholly below %.2f"

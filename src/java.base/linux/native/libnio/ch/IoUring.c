@@ -24,8 +24,8 @@
  */
 
 /*
- * Natives for sun.nio.ch.IoUring: a small shared io_uring used for positional
- * file reads and writes. When libnio is built without liburing (no -DNIO_URING)
+ * Natives for sun.nio.ch.IoUring: an io_uring for positional file reads and
+ * writes, used by one thread (the ring's reaper) but for wake0. When libnio is built without liburing (no -DNIO_URING)
  * every function reports that io_uring is not available and Java keeps
  * pread/pwrite.
  */
@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/eventfd.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -85,60 +86,108 @@ throwSetupFailure(JNIEnv *env, const char *what, int err)
 }
 #endif
 
+#define FALLBACK sun_nio_ch_IoUring_FALLBACK
+
+#ifdef NIO_URING
+/*
+ * A ring, and the eventfd through which other threads wake its reaper when it
+ * waits in enter0: a read of the eventfd is kept in flight, and completes
+ * when wake0 writes to it.
+ */
+typedef struct {
+    struct io_uring ring;
+    int efd;
+    int armed;          /* the eventfd read is in flight or in the SQ ring */
+    uint64_t count;     /* what the eventfd read reads */
+    int fault;          /* test-only: the next submission fails (1) or is not taken (2) */
+} Ring;
+
+/* user_data of the eventfd read, and of an SQE made a NOP */
+#define WAKE_TAG ((__u64) -2)
+#define NOP_TAG ((__u64) -1)
+
+/*
+ * Frees a ring: its fd, eventfd and memory must not outlive it.
+ */
+static void
+destroyRing(Ring *r)
+{
+    io_uring_queue_exit(&r->ring);
+    close(r->efd);
+    free(r);
+}
+
+/*
+ * The setups of create0, from the least to the most the kernel must have:
+ * none; task work that does not interrupt the reaper, run when it next
+ * returns from a system call, and a single issuer (Linux 6.0); task work
+ * deferred until the reaper waits for completions (6.1).
+ */
+static const unsigned SETUPS[] = {
+    0,
+    IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG | IORING_SETUP_SINGLE_ISSUER,
+    IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN
+};
+#endif
+
+/*
+ * Creates a ring with the given setup (an index in SETUPS), or with a lesser
+ * one where the kernel rejects it (EINVAL). With IORING_SETUP_SINGLE_ISSUER the calling thread
+ * is the only one that may submit to it or wait for its completions.
+ */
 JNIEXPORT jlong JNICALL
-Java_sun_nio_ch_IoUring_create0(JNIEnv *env, jclass clazz, jint sqEntries, jint cqEntries)
+Java_sun_nio_ch_IoUring_create0(JNIEnv *env, jclass clazz, jint sqEntries, jint cqEntries,
+                                jint setup)
 {
 #ifdef NIO_URING
-    struct io_uring *ring = calloc(1, sizeof(struct io_uring));
+    Ring *r = calloc(1, sizeof(Ring));
     struct io_uring_params params;
-    int res;
+    int res, level;
 
-    if (ring == NULL) {
+    if (r == NULL) {
         JNU_ThrowOutOfMemoryError(env, "io_uring");
         return 0;
     }
-    memset(&params, 0, sizeof(params));
-    params.flags = IORING_SETUP_CQSIZE;
-    params.cq_entries = (unsigned) cqEntries;
-    res = io_uring_queue_init_params((unsigned) sqEntries, ring, &params);
+    for (level = setup; ; level--) {
+        memset(&params, 0, sizeof(params));
+        params.flags = IORING_SETUP_CQSIZE | SETUPS[level];
+        params.cq_entries = (unsigned) cqEntries;
+        res = io_uring_queue_init_params((unsigned) sqEntries, &r->ring, &params);
+        if (res != -EINVAL || level == 0)
+            break;
+    }
     if (res < 0) {
-        free(ring);
+        free(r);
         throwSetupFailure(env, "io_uring_setup", -res);
         return 0;
     }
-    /* The kernel creates the ring fd close-on-exec; make sure of it. */
-    if (fcntl(ring->ring_fd, F_SETFD, FD_CLOEXEC) < 0) {
+    r->efd = eventfd(0, EFD_CLOEXEC);
+    if (r->efd < 0) {
         int err = errno;
-        io_uring_queue_exit(ring);
-        free(ring);
+        io_uring_queue_exit(&r->ring);
+        free(r);
+        throwSetupFailure(env, "eventfd", err);
+        return 0;
+    }
+    /* The kernel creates the ring fd close-on-exec; make sure of it. */
+    if (fcntl(r->ring.ring_fd, F_SETFD, FD_CLOEXEC) < 0) {
+        int err = errno;
+        destroyRing(r);
         throwSetupFailure(env, "fcntl(FD_CLOEXEC)", err);
         return 0;
     }
     /* Completions must never be dropped: each in-flight op waits for its CQE. */
     if ((params.features & IORING_FEAT_NODROP) == 0) {
-        io_uring_queue_exit(ring);
-        free(ring);
+        destroyRing(r);
         JNU_ThrowIOException(env, "io_uring: kernel lacks IORING_FEAT_NODROP");
         return 0;
     }
-    return ptr_to_jlong(ring);
+    return ptr_to_jlong(r);
 #else
     JNU_ThrowIOException(env, "libnio built without liburing");
     return 0;
 #endif
 }
-
-#ifdef NIO_URING
-/*
- * Frees a ring that failed the probe: its fd and memory must not outlive it.
- */
-static void
-destroyRing(struct io_uring *ring)
-{
-    io_uring_queue_exit(ring);
-    free(ring);
-}
-#endif
 
 /*
  * Returns JNI_TRUE if the ring reads at the file's current position, and
@@ -148,22 +197,23 @@ JNIEXPORT jboolean JNICALL
 Java_sun_nio_ch_IoUring_curPos0(JNIEnv *env, jclass clazz, jlong address)
 {
 #ifdef NIO_URING
-    struct io_uring *ring = jlong_to_ptr(address);
-    return (ring->features & IORING_FEAT_RW_CUR_POS) ? JNI_TRUE : JNI_FALSE;
+    Ring *r = jlong_to_ptr(address);
+    return (r->ring.features & IORING_FEAT_RW_CUR_POS) ? JNI_TRUE : JNI_FALSE;
 #else
     return JNI_FALSE;
 #endif
 }
 
 /*
- * Checks that the ring created by create0 can be used. If it throws, the ring
- * has been destroyed.
+ * Checks that the ring created by create0 can be used, on the thread that
+ * created it. If it throws, the ring has been destroyed.
  */
 JNIEXPORT void JNICALL
 Java_sun_nio_ch_IoUring_probe0(JNIEnv *env, jclass clazz, jlong address)
 {
 #ifdef NIO_URING
-    struct io_uring *ring = jlong_to_ptr(address);
+    Ring *r = jlong_to_ptr(address);
+    struct io_uring *ring = &r->ring;
     struct io_uring_probe *probe;
     struct io_uring_sqe *sqe;
     struct io_uring_cqe *cqe;
@@ -171,7 +221,7 @@ Java_sun_nio_ch_IoUring_probe0(JNIEnv *env, jclass clazz, jlong address)
 
     probe = io_uring_get_probe_ring(ring);
     if (probe == NULL) {
-        destroyRing(ring);
+        destroyRing(r);
         JNU_ThrowIOException(env, "io_uring: IORING_REGISTER_PROBE failed");
         return;
     }
@@ -181,7 +231,7 @@ Java_sun_nio_ch_IoUring_probe0(JNIEnv *env, jclass clazz, jlong address)
         && io_uring_opcode_supported(probe, IORING_OP_NOP);
     io_uring_free_probe(probe);
     if (!ok) {
-        destroyRing(ring);
+        destroyRing(r);
         JNU_ThrowIOException(env, "io_uring: IORING_OP_READ/WRITE/ASYNC_CANCEL not supported");
         return;
     }
@@ -189,17 +239,17 @@ Java_sun_nio_ch_IoUring_probe0(JNIEnv *env, jclass clazz, jlong address)
     /* One NOP round trip: io_uring_enter may be filtered even when setup is not. */
     sqe = io_uring_get_sqe(ring);
     if (sqe == NULL) {
-        destroyRing(ring);
+        destroyRing(r);
         JNU_ThrowIOException(env, "io_uring: no SQE for probe");
         return;
     }
     io_uring_prep_nop(sqe);
-    io_uring_sqe_set_data64(sqe, 0);
+    io_uring_sqe_set_data64(sqe, NOP_TAG);
     do {
         res = io_uring_submit_and_wait(ring, 1);
     } while (res == -EINTR);
     if (res < 0) {
-        destroyRing(ring);
+        destroyRing(r);
         throwSetupFailure(env, "io_uring_enter", -res);
         return;
     }
@@ -207,14 +257,14 @@ Java_sun_nio_ch_IoUring_probe0(JNIEnv *env, jclass clazz, jlong address)
         res = io_uring_wait_cqe(ring, &cqe);
     } while (res == -EINTR);
     if (res < 0) {
-        destroyRing(ring);
+        destroyRing(r);
         throwSetupFailure(env, "io_uring_wait_cqe", -res);
         return;
     }
     res = cqe->res;
     io_uring_cqe_seen(ring, cqe);
     if (res < 0) {
-        destroyRing(ring);
+        destroyRing(r);
         throwSetupFailure(env, "io_uring NOP", -res);
     }
 #else
@@ -222,31 +272,12 @@ Java_sun_nio_ch_IoUring_probe0(JNIEnv *env, jclass clazz, jlong address)
 #endif
 }
 
-/*
- * Frees a ring that create0 made and probe0 accepted, which will not be used:
- * no operation was submitted to it.
- */
-JNIEXPORT void JNICALL
-Java_sun_nio_ch_IoUring_destroy0(JNIEnv *env, jclass clazz, jlong address)
-{
 #ifdef NIO_URING
-    destroyRing(jlong_to_ptr(address));
-#endif
-}
-
-#define FALLBACK sun_nio_ch_IoUring_FALLBACK
-#define BUSY sun_nio_ch_IoUring_BUSY
-
-#ifdef NIO_URING
-/* user_data of an SQE turned into a NOP after a failed submission */
-#define NOP_TAG ((__u64) -1)
-
 /*
  * Test-only fault injection, set by setTestFault0: the countdown of
- * submissions before io_uring_enter "fails" with EPERM after the SQE has been
- * made visible to the kernel, of reaper waits before one "fails" with EBADR
- * (a dropped CQE), and of submissions before the kernel "takes none" of the
- * SQE with EBUSY.
+ * operations before the io_uring_enter that submits one "fails" with EPERM,
+ * of waits before one "fails" with EBADR (a dropped CQE), and of operations
+ * before the kernel "takes none" of the SQEs of the submission with EBUSY.
  */
 static volatile int testSubmitFault = 0;
 static volatile int testWaitFault = 0;
@@ -264,62 +295,48 @@ testFault(volatile int *countdown)
 }
 
 /*
- * Submits the SQE just prepared, the only entry of the SQ ring besides NOPs
- * that a BUSY submission left. Returns 0 when the kernel has taken it, BUSY
- * if it took none for want of memory or of CQ ring space (EAGAIN, EBUSY:
- * the caller does the operation another way, or again once completions
- * have been taken; it holds the submit lock, so it does not wait here), or
- * -errno if io_uring_enter failed otherwise. Unless it returns 0 the SQE,
- * which io_uring_submit has made visible to the kernel, is turned into a
- * NOP before returning: the kernel never reads or writes the caller's buffer
- * through it, even if the ring is entered again.
+ * Makes each SQE that the kernel has not taken a NOP, so that it never reads
+ * or writes a buffer through it, even if the ring is entered again, and
+ * copies the user_data of each read or write among them to out with the
+ * result FALLBACK. Returns the number copied.
  */
 static int
-submitSqe(struct io_uring *ring, struct io_uring_sqe *sqe)
+refuseUntaken(Ring *r, jlong *out)
 {
-    int res;
-
-    do {
-        if (testFault(&testSubmitFault)) {
-            /* as if io_uring_enter were denied: the SQE stays in the SQ ring */
-            ring->sq.sqe_head = ring->sq.sqe_tail;
-            io_uring_smp_store_release(ring->sq.ktail, ring->sq.sqe_tail);
-            res = -EPERM;
-        } else if (testFault(&testBusyFault)) {
-            /* as if the kernel took nothing: the SQE stays in the SQ ring */
-            ring->sq.sqe_head = ring->sq.sqe_tail;
-            io_uring_smp_store_release(ring->sq.ktail, ring->sq.sqe_tail);
-            res = -EBUSY;
-        } else {
-            res = io_uring_submit(ring);
+    struct io_uring *ring = &r->ring;
+    unsigned head = io_uring_smp_load_acquire(ring->sq.khead);
+    unsigned mask = *ring->sq.kring_mask;
+    int n = 0;
+    for (; head != ring->sq.sqe_tail; head++) {
+        struct io_uring_sqe *sqe = &ring->sq.sqes[ring->sq.array[head & mask]];
+        __u64 userData = sqe->user_data;
+        if (userData == WAKE_TAG) {
+            r->armed = 0;
+        } else if (userData != NOP_TAG) {
+            out[2 * n] = (jlong) userData;
+            out[2 * n + 1] = (jlong) FALLBACK;
+            n++;
         }
-    } while (res == -EINTR);
-    if (res >= 0 && io_uring_sq_ready(ring) == 0)
-        return 0;
-    if (res >= 0 || res == -EAGAIN || res == -EBUSY)
-        res = BUSY;
-    /*
-     * The kernel did not take the SQE, which is visible to it in the SQ
-     * ring: make it harmless.
-     */
-    io_uring_prep_nop(sqe);
-    io_uring_sqe_set_data64(sqe, NOP_TAG);
-    return res;
+        io_uring_prep_nop(sqe);
+        io_uring_sqe_set_data64(sqe, NOP_TAG);
+    }
+    return n;
 }
+#endif
 
 /*
- * Queues one read or write and submits it, as submitSqe. The caller holds the
- * ring's submit lock, and every earlier submission has been taken by the
- * kernel or neutralized, so the SQ ring holds no other entry.
+ * Writes an SQE for a read or write. Returns JNI_FALSE if the SQ ring is full.
  */
-static int
-submit(struct io_uring *ring, jboolean write, jint fd, jlong bufAddress,
-       jint len, jlong position, jlong userData)
+JNIEXPORT jboolean JNICALL
+Java_sun_nio_ch_IoUring_prep0(JNIEnv *env, jclass clazz, jlong address, jboolean write,
+                              jint fd, jlong bufAddress, jint len, jlong position,
+                              jint userData)
 {
-    struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
-
+#ifdef NIO_URING
+    Ring *r = jlong_to_ptr(address);
+    struct io_uring_sqe *sqe = io_uring_get_sqe(&r->ring);
     if (sqe == NULL)
-        return -EBUSY;   /* cannot happen: the SQ ring is empty */
+        return JNI_FALSE;
     if (write) {
         io_uring_prep_write(sqe, fd, jlong_to_ptr(bufAddress), (unsigned) len,
                             (__u64) position);
@@ -327,132 +344,111 @@ submit(struct io_uring *ring, jboolean write, jint fd, jlong bufAddress,
         io_uring_prep_read(sqe, fd, jlong_to_ptr(bufAddress), (unsigned) len,
                            (__u64) position);
     }
-    io_uring_sqe_set_data64(sqe, (__u64) userData);
-    return submitSqe(ring, sqe);
+    io_uring_sqe_set_data64(sqe, (__u64) (unsigned) userData);
+    if (testFault(&testSubmitFault)) {
+        r->fault = 1;
+    } else if (testFault(&testBusyFault)) {
+        r->fault = 2;
+    }
+    return JNI_TRUE;
+#else
+    return JNI_FALSE;
+#endif
 }
 
 /*
- * Copies up to max completions from the CQ ring, without waiting, as
- * (user_data, res) pairs of jlong to out, and frees their entries; a
- * cancelled request's res becomes IoUring.FALLBACK. NOPs are skipped.
- * Returns the number copied. The caller holds the ring's reap lock.
+ * The reaper's system call: submits the SQEs written since the last call and
+ * takes the completions (see IoUring.enter0). out[0] is set to 0 or to the
+ * errno that kills the ring; the pairs follow from out[2] on.
  */
-static int
-drain(struct io_uring *ring, jlong *out, int max)
+JNIEXPORT jint JNICALL
+Java_sun_nio_ch_IoUring_enter0(JNIEnv *env, jclass clazz, jlong address, jboolean wait,
+                               jboolean arm, jlong bufAddress, jint cap)
 {
+#ifdef NIO_URING
+    Ring *r = jlong_to_ptr(address);
+    struct io_uring *ring = &r->ring;
+    jlong *out = jlong_to_ptr(bufAddress);
+    jlong *pairs = out + 2;
     struct io_uring_cqe *cqe;
     unsigned head;
     unsigned seen = 0;
     int n = 0;
+    int err = 0;
+    int res;
+
+    out[0] = 0;
+    if (arm && !r->armed) {
+        struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
+        /* none: the SQ ring is full of operations, whose completions wake the reaper */
+        if (sqe != NULL) {
+            io_uring_prep_read(sqe, r->efd, &r->count, sizeof(r->count), 0);
+            io_uring_sqe_set_data64(sqe, WAKE_TAG);
+            r->armed = 1;
+        }
+    }
+    if (r->fault == 1) {
+        /* as if io_uring_enter were denied */
+        r->fault = 0;
+        n = refuseUntaken(r, pairs);
+        err = EPERM;
+    } else if (r->fault == 2) {
+        /* as if the kernel took nothing, for want of CQ ring space */
+        r->fault = 0;
+        n = refuseUntaken(r, pairs);
+    } else if (wait && testFault(&testWaitFault)) {
+        err = EBADR;
+    } else {
+        do {
+            res = wait ? io_uring_submit_and_wait(ring, 1) : io_uring_submit_and_get_events(ring);
+        } while (res == -EINTR);
+        if (res < 0 && res != -EAGAIN && res != -EBUSY && res != -ETIME)
+            err = -res;
+        /* what the kernel did not take (EAGAIN, EBUSY, or a failed SQE) */
+        if (io_uring_sq_ready(ring) > 0)
+            n = refuseUntaken(r, pairs);
+    }
     io_uring_for_each_cqe(ring, head, cqe) {
-        if (n == max)
+        if (n == cap)
             break;
         seen++;
         if (cqe->user_data == NOP_TAG)
             continue;
-        out[2 * n] = (jlong) cqe->user_data;
-        /* ECANCELED: the kernel cancelled the request (the ring died, or the
-         * thread that submitted it exited); it was not done. Java sees only
-         * FALLBACK, so no errno value is compared outside this file. */
-        out[2 * n + 1] = (cqe->res == -ECANCELED) ? (jlong) FALLBACK : (jlong) cqe->res;
+        if (cqe->user_data == WAKE_TAG) {
+            r->armed = 0;
+            continue;
+        }
+        pairs[2 * n] = (jlong) cqe->user_data;
+        /* ECANCELED: the kernel cancelled the request (the ring died); it was
+         * not done. Java sees only FALLBACK, so no errno value is compared
+         * outside this file. */
+        pairs[2 * n + 1] = (cqe->res == -ECANCELED) ? (jlong) FALLBACK : (jlong) cqe->res;
         n++;
     }
     io_uring_cq_advance(ring, seen);
+    out[0] = err;
     return n;
-}
-#endif
-
-JNIEXPORT jint JNICALL
-Java_sun_nio_ch_IoUring_submit0(JNIEnv *env, jclass clazz, jlong address,
-                                jboolean write, jint fd, jlong bufAddress,
-                                jint len, jlong position, jlong userData)
-{
-#ifdef NIO_URING
-    return submit(jlong_to_ptr(address), write, fd, bufAddress, len, position, userData);
 #else
-    return -ENOSYS;
-#endif
-}
-
-/*
- * submit0, then drain0 if the kernel has taken the SQE: a read of cached
- * data completes during its submission, and its submitter takes the
- * completion in the same call. Returns the number of completions copied, or
- * -errno as submit0 (and nothing is copied). The caller holds the ring's
- * submit lock and reap lock.
- */
-JNIEXPORT jint JNICALL
-Java_sun_nio_ch_IoUring_submitDrain0(JNIEnv *env, jclass clazz, jlong address,
-                                     jboolean write, jint fd, jlong bufAddress,
-                                     jint len, jlong position, jlong userData,
-                                     jlong outAddress, jint max)
-{
-#ifdef NIO_URING
-    struct io_uring *ring = jlong_to_ptr(address);
-    int res = submit(ring, write, fd, bufAddress, len, position, userData);
-    if (res < 0)
-        return res;
-    return drain(ring, jlong_to_ptr(outAddress), max);
-#else
-    return -ENOSYS;
-#endif
-}
-
-/*
- * Submits a NOP, whose completion wakes a thread waiting in wait0 and is
- * skipped by drain0. Returns as submitSqe; the caller holds the submit lock.
- */
-JNIEXPORT jint JNICALL
-Java_sun_nio_ch_IoUring_nop0(JNIEnv *env, jclass clazz, jlong address)
-{
-#ifdef NIO_URING
-    struct io_uring *ring = jlong_to_ptr(address);
-    struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
-
-    if (sqe == NULL)
-        return -EBUSY;   /* cannot happen: the SQ ring is empty */
-    io_uring_prep_nop(sqe);
-    io_uring_sqe_set_data64(sqe, NOP_TAG);
-    return submitSqe(ring, sqe);
-#else
-    return -ENOSYS;
-#endif
-}
-
-/*
- * Waits in the kernel until the CQ ring holds at least one completion.
- * Returns 0, or -errno for a failure that retrying will not cure.
- */
-JNIEXPORT jint JNICALL
-Java_sun_nio_ch_IoUring_wait0(JNIEnv *env, jclass clazz, jlong address)
-{
-#ifdef NIO_URING
-    struct io_uring *ring = jlong_to_ptr(address);
-    int res;
-    if (testFault(&testWaitFault))
-        return -EBADR;
-    res = (int) syscall(__NR_io_uring_enter, ring->ring_fd, 0, 1,
-                        IORING_ENTER_GETEVENTS, NULL, 0);
-    if (res >= 0 || errno == EINTR || errno == EAGAIN || errno == EBUSY || errno == ETIME)
-        return 0;
-    return -errno;
-#else
-    return -ENOSYS;
-#endif
-}
-
-/*
- * Copies up to max completions from the CQ ring, without waiting, as
- * (user_data, res) pairs of jlong to the array at bufAddress (see drain).
- */
-JNIEXPORT jint JNICALL
-Java_sun_nio_ch_IoUring_drain0(JNIEnv *env, jclass clazz, jlong address,
-                               jlong bufAddress, jint max)
-{
-#ifdef NIO_URING
-    return drain(jlong_to_ptr(address), jlong_to_ptr(bufAddress), max);
-#else
+    jlong *out = jlong_to_ptr(bufAddress);
+    out[0] = ENOSYS;
     return 0;
+#endif
+}
+
+/*
+ * Wakes the ring's reaper if it waits in enter0, or makes its next wait
+ * return at once.
+ */
+JNIEXPORT void JNICALL
+Java_sun_nio_ch_IoUring_wake0(JNIEnv *env, jclass clazz, jlong address)
+{
+#ifdef NIO_URING
+    Ring *r = jlong_to_ptr(address);
+    uint64_t one = 1;
+    ssize_t res;
+    do {
+        res = write(r->efd, &one, sizeof(one));
+    } while (res < 0 && errno == EINTR);
 #endif
 }
 
@@ -466,7 +462,7 @@ JNIEXPORT jint JNICALL
 Java_sun_nio_ch_IoUring_cancelAll0(JNIEnv *env, jclass clazz, jlong address)
 {
 #ifdef NIO_URING
-    struct io_uring *ring = jlong_to_ptr(address);
+    Ring *r = jlong_to_ptr(address);
     struct io_uring_sync_cancel_reg reg;
     int res;
     memset(&reg, 0, sizeof(reg));
@@ -475,7 +471,7 @@ Java_sun_nio_ch_IoUring_cancelAll0(JNIEnv *env, jclass clazz, jlong address)
     reg.timeout.tv_sec = -1;
     reg.timeout.tv_nsec = -1;
     do {
-        res = io_uring_register_sync_cancel(ring, &reg);
+        res = io_uring_register_sync_cancel(&r->ring, &reg);
     } while (res == -EINTR);
     return (res == -ENOENT) ? 0 : res;
 #else
@@ -492,9 +488,9 @@ Java_sun_nio_ch_IoUring_errorString0(JNIEnv *env, jclass clazz, jint err)
 }
 
 /*
- * Test-only: arms the fault injection of submit0 failing (kind 0), wait0
- * (kind 1) or submit0 taking nothing (kind 2), to happen on the n-th call
- * from now.
+ * Test-only: arms the fault injection of a submission failing (kind 0), a
+ * wait failing (kind 1) or a submission taken by the kernel in none of its
+ * SQEs (kind 2), to happen on the n-th from now.
  */
 JNIEXPORT void JNICALL
 Java_sun_nio_ch_IoUring_setTestFault0(JNIEnv *env, jclass clazz, jint kind, jint n)

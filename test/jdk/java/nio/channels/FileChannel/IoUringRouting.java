@@ -159,10 +159,14 @@ public class IoUringRouting {
                                 ops.run();
                             }
                             long used = IoUringRings.completions() - before;
+                            // an operation through a ring posts its completion, and at most
+                            // one more that wakes the ring's thread
                             long expected = c.ring() ? OPS : 0;
-                            System.out.printf("%-32s ring completions %d, expected %d%n", c, used, expected);
-                            if (used != expected)
-                                failures.add(c + ": " + used + " ring completions, expected " + expected);
+                            System.out.printf("%-32s ring completions %d, expected %d to %d%n",
+                                              c, used, expected, 2 * expected);
+                            if (used < expected || used > 2 * expected)
+                                failures.add(c + ": " + used + " ring completions, expected "
+                                             + expected + " to " + 2 * expected);
                         }
                     }
                 }

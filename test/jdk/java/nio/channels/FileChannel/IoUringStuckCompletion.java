@@ -39,6 +39,7 @@
 import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
 import java.nio.channels.Pipe;
+import java.util.concurrent.locks.LockSupport;
 import jtreg.SkippedException;
 
 public class IoUringStuckCompletion {
@@ -67,9 +68,6 @@ public class IoUringStuckCompletion {
             ByteBuffer bb = ByteBuffer.allocateDirect(4);
             long address = ((sun.nio.ch.DirectBuffer) bb).address();
 
-            // the reaper's next wait for completions fails: the ring dies while
-            // the read waits in the kernel for the pipe's first bytes
-            fault.invoke(null, 1, 1);
             int[] result = new int[1];
             Throwable[] failure = new Throwable[1];
             Runnable read = () -> {
@@ -81,6 +79,27 @@ public class IoUringStuckCompletion {
             };
             Thread reader = virtual ? Thread.ofVirtual().start(read)
                                     : Thread.ofPlatform().start(read);
+            // once the read waits in the kernel for the pipe's first bytes, the
+            // reaper's next wait for completions fails, and the ring dies: another
+            // read, of a pipe that has data, wakes the reaper for that wait
+            while (LockSupport.getBlocker(reader) == null && reader.isAlive())
+                Thread.sleep(10);
+            // and the reaper has had the time to submit it
+            Thread.sleep(200);
+            fault.invoke(null, 1, 1);
+            Pipe other = Pipe.open();
+            other.sink().write(ByteBuffer.wrap(new byte[] { 9, 9, 9, 9 }));
+            int otherFd = (int) fdVal.invoke(other.source());
+            ByteBuffer ob = ByteBuffer.allocateDirect(4);
+            long otherAddress = ((sun.nio.ch.DirectBuffer) ob).address();
+            Thread waker = Thread.ofPlatform().start(() -> {
+                try {
+                    execute.invoke(ring, false, otherFd, otherAddress, 4, -1L);
+                } catch (Throwable e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            waker.join();
             reader.join(HELD_MILLIS);
             if (!reader.isAlive())
                 throw new RuntimeException((virtual ? "virtual" : "platform") + " thread: the read"
@@ -100,6 +119,8 @@ public class IoUringStuckCompletion {
             }
             pipe.sink().close();
             pipe.source().close();
+            other.sink().close();
+            other.source().close();
             System.out.println((virtual ? "virtual" : "platform") + " thread: the read waited"
                                + " for its completion and returned its bytes");
         }

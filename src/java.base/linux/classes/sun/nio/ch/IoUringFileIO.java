@@ -28,14 +28,12 @@ package sun.nio.ch;
 import java.io.FileDescriptor;
 import java.io.IOException;
 import java.util.List;
-import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.ForkJoinWorkerThread;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import jdk.internal.access.JavaIOFileDescriptorAccess;
 import jdk.internal.access.JavaLangAccess;
 import jdk.internal.access.SharedSecrets;
 import jdk.internal.misc.Blocker;
+import jdk.internal.misc.CarrierThread;
 import jdk.internal.misc.Unsafe;
 
 /**
@@ -45,23 +43,17 @@ import jdk.internal.misc.Unsafe;
  * <p> The system property {@code jdk.nio.file.ioUring}, read once, selects the
  * mode. In {@code auto} (the default) platform threads and all writes use
  * read/pread/pwrite, as upstream. A virtual thread's buffered read first asks
- * for the data with {@code preadv2(RWF_NOWAIT)}, which reads cached data for a
- * little more than pread. A read that would block (EAGAIN, or no RWF_NOWAIT
- * here) blocks the carrier in pread, as upstream, if nothing else wants the
- * carrier (a blocked pread returns sooner than a completion reaches a parked
- * thread); else, while no more than the scheduler's parallelism such reads
- * do and the pool has fewer than twice that many carriers (and than its
- * maxPoolSize), it blocks with compensation (Blocker), as upstream's O_DIRECT
- * reads; else it is submitted to io_uring and the thread parks until its
- * completion, so that many reads are in flight on a few carriers. While at
- * least sixteen reads per carrier are parked on the rings, most reads wait for
- * the device, and a virtual thread's buffered read goes to a ring without the
- * probe: the ring reads cached data during the submission, without parking. A
- * virtual thread's O_DIRECT read takes the same rule, compensated where a
- * buffered read is not. {@code
- * always} sends every read and positional write to io_uring; {@code never} is
- * upstream's path; {@code compensate}, for comparison, compensates every read
- * that would block.
+ * for the data with {@code preadv2(RWF_NOWAIT)}, which reads cached data. A
+ * read that would block (EAGAIN, or no RWF_NOWAIT here) is submitted to
+ * io_uring, and the thread parks until its completion, if other virtual
+ * threads will want the carrier meanwhile (threads are parked on the rings,
+ * or the scheduler has tasks queued: {@link CarrierThread#hasQueuedTasks});
+ * else it blocks the carrier in pread, as upstream, which returns sooner than
+ * a completion reaches a parked thread. A virtual thread's O_DIRECT read
+ * takes the same rule, and blocks with compensation, as upstream, where it
+ * does not park. {@code always} sends every read and positional write to
+ * io_uring; {@code never} is upstream's path; {@code compensate}, for
+ * comparison, compensates every read that would block.
  *
  * <p> io_uring is probed at first use; if it cannot be used (ENOSYS, EPERM from
  * seccomp or kernel.io_uring_disabled, ENOMEM, ...) every operation uses
@@ -92,13 +84,7 @@ final class IoUringFileIO {
     private static final LongAdder BLOCKED = new LongAdder();       // carrier blocked in pread
     private static final LongAdder COMPENSATED = new LongAdder();   // blocked with compensation
     private static final LongAdder RING = new LongAdder();          // done through a ring
-    private static final LongAdder UNPROBED = new LongAdder();      // of which sent without a probe
     private static final LongAdder FALLBACKS = new LongAdder();     // a ring could not do it
-    // reads of virtual threads now blocked with compensation in auto mode
-    private static final AtomicInteger COMPENSATING = new AtomicInteger();
-    // the default scheduler's bound on its carriers, as VirtualThread reads it
-    private static final int MAX_POOL_SIZE =
-            Integer.getInteger("jdk.virtualThreadScheduler.maxPoolSize", 256);
     private static final boolean DEBUG = Boolean.getBoolean("jdk.nio.file.ioUring.debug");
     private static final int MODE;
     static {
@@ -112,7 +98,7 @@ final class IoUringFileIO {
                 Runtime.getRuntime().addShutdownHook(new Thread(() -> System.err.println(
                         "jdk.nio.file.ioUring: wouldBlock=" + WOULD_BLOCK.sum()
                         + " blocked=" + BLOCKED.sum() + " compensated=" + COMPENSATED.sum()
-                        + " ring=" + RING.sum() + " unprobed=" + UNPROBED.sum()
+                        + " ring=" + RING.sum()
                         + " fallback=" + FALLBACKS.sum())));
             } catch (IllegalStateException e) {
                 // shutting down already
@@ -152,9 +138,11 @@ final class IoUringFileIO {
         if (MODE == ALWAYS)
             return transfer(false, fd, address, len, position);
         if (MODE == AUTO && Thread.currentThread().isVirtual()) {
-            int limit = compensationLimit();
-            if (limit >= 0)
-                return compensateOrPark(true, fd, address, len, position, limit);
+            if (othersWaiting()) {
+                int n = ringTransfer(false, fd, address, len, position);
+                if (n != IoUring.FALLBACK)
+                    return n;
+            }
             COMPENSATED.increment();
             return blockingTransfer(false, fd, address, len, position);
         }
@@ -203,14 +191,6 @@ final class IoUringFileIO {
         // as pread, which transfers at most MAX_RW_COUNT bytes
         if (len > MAX_RW_COUNT)
             len = MAX_RW_COUNT;
-        // most reads wait for the device: no probe
-        if (MODE == AUTO && manyParked()) {
-            int n = ringTransfer(false, fd, address, len, position);
-            if (n != IoUring.FALLBACK) {
-                UNPROBED.increment();
-                return n;
-            }
-        }
         int total = 0;
         int n = IoUring.preadNoWait0(fd, address, len, position);
         while (n > 0) {
@@ -241,8 +221,8 @@ final class IoUringFileIO {
 
     /**
      * The part of a virtual thread's buffered read that would block: through
-     * a ring while the carrier has other work, else pread (read) blocking the
-     * carrier, with compensation in compensate mode.
+     * a ring while other virtual threads want the carrier, else pread (read)
+     * blocking the carrier, with compensation in compensate mode.
      */
     private static int readWouldBlock(FileDescriptor fd, long address, int len, long position)
         throws IOException
@@ -251,67 +231,25 @@ final class IoUringFileIO {
             COMPENSATED.increment();
             return blockingTransfer(false, fd, address, len, position);
         }
-        int limit = compensationLimit();
-        if (limit < 0) {
-            BLOCKED.increment();
-            return plainRead(fd, address, len, position);
-        }
-        return compensateOrPark(false, fd, address, len, position, limit);
-    }
-
-    /**
-     * A read that waits for the device while the carrier has other work:
-     * blocks the carrier with compensation, as upstream does for O_DIRECT,
-     * while no more than limit such reads do, and parks on a ring beyond.
-     */
-    private static int compensateOrPark(boolean direct, FileDescriptor fd, long address,
-                                        int len, long position, int limit)
-        throws IOException
-    {
-        if (COMPENSATING.incrementAndGet() <= limit) {
-            try {
-                COMPENSATED.increment();
-                return blockingTransfer(false, fd, address, len, position);
-            } finally {
-                COMPENSATING.decrementAndGet();
-            }
-        }
-        COMPENSATING.decrementAndGet();
-        int n = ringTransfer(false, fd, address, len, position);
-        if (n != IoUring.FALLBACK)
-            return n;
-        if (direct) {
-            COMPENSATED.increment();
-            return blockingTransfer(false, fd, address, len, position);
+        if (othersWaiting()) {
+            int n = ringTransfer(false, fd, address, len, position);
+            if (n != IoUring.FALLBACK)
+                return n;
         }
         BLOCKED.increment();
         return plainRead(fd, address, len, position);
     }
 
-    // at least sixteen reads per carrier (the scheduler's parallelism) are parked
-    private static boolean manyParked() {
-        int parked = IoUring.parked();
-        return parked > 0 && JLA.currentCarrierThread() instanceof ForkJoinWorkerThread w
-                && parked >= 16 * w.getPool().getParallelism();
-    }
-
     /**
-     * Returns -1 if no other virtual thread will want the current one's
-     * carrier while it waits for a device (the scheduler has no tasks queued,
-     * no reads are parked on the rings); else how many such waits may block
-     * with compensation: the scheduler's parallelism, or 0 once the pool has
-     * twice that many carriers or can start none (compensation starts one when
-     * none is idle), or 1 for a scheduler that is not a ForkJoinPool.
+     * Returns true if other virtual threads will want the current one's
+     * carrier while it waits for a device: threads are parked on the rings
+     * (their completions make them runnable), or the scheduler has tasks
+     * queued; always true under a scheduler that does not say.
      */
-    private static int compensationLimit() {
-        if (!(JLA.currentCarrierThread() instanceof ForkJoinWorkerThread w))
-            return 1;
-        ForkJoinPool pool = w.getPool();
-        if (IoUring.parked() == 0 && !pool.hasQueuedSubmissions()
-                && pool.getQueuedTaskCount() == 0)
-            return -1;
-        int parallelism = pool.getParallelism();
-        return (pool.getPoolSize() < Math.min(2 * parallelism, MAX_POOL_SIZE)) ? parallelism : 0;
+    private static boolean othersWaiting() {
+        return IoUring.parked() > 0
+                || !(JLA.currentCarrierThread() instanceof CarrierThread carrier)
+                || carrier.hasQueuedTasks();
     }
 
     /**

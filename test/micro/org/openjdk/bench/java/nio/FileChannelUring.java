@@ -80,7 +80,8 @@ import org.openjdk.jmh.annotations.*;
  * and {@code SEARCH_DOCS} stored documents of 1 to 16 KiB, each at a random
  * position of the file. With {@code -p cache=evict200} the file is evicted
  * before the iteration and every 200 ms during it, as an index larger than
- * what stays cached would be. The process CPU time per operation of each
+ * what stays cached would be ({@code evictN}: every N ms; with reads of a
+ * file on a fast device, {@code evict100} keeps them cold). The process CPU time per operation of each
  * iteration is printed ("process CPU per op (ns)").
  *
  * <p> Half cached: every other 8 MiB chunk is read into the page cache after
@@ -116,7 +117,7 @@ public class FileChannelUring {
     public String threads;           // P<n> platform, V<n> virtual threads, e.g. P1, V256
 
     @Param({"cold"})
-    public String cache;             // hot | cold | half | evict200 (reads)
+    public String cache;             // hot | cold | half | evictN (reads: evicted every N ms)
 
     @Param({"false"})
     public boolean direct;           // O_DIRECT
@@ -199,9 +200,14 @@ public class FileChannelUring {
             opts.add(DSYNC);
         if (!op.equals("write")) {
             switch (cache) {
-                case "cold", "evict200" -> evict(path);
+                case "cold" -> evict(path);
                 case "half" -> warmHalf(path);
-                default -> warm(path);
+                default -> {
+                    if (cache.startsWith("evict"))
+                        evict(path);
+                    else
+                        warm(path);
+                }
             }
         } else {
             clean(path);
@@ -249,12 +255,13 @@ public class FileChannelUring {
         peakCarriers = 0;
         peakRssKiB = 0;
         evicter = null;
-        if (cache.equals("evict200")) {
-            // the index is larger than what stays cached: drop it every 200 ms
+        if (cache.startsWith("evict")) {
+            // the file is larger than what stays cached: drop it every N ms
+            long period = Long.parseLong(cache.substring("evict".length()));
             evicter = Thread.ofPlatform().daemon().start(() -> {
                 while (!stop) {
                     try {
-                        Thread.sleep(200);
+                        Thread.sleep(period);
                         evict(path);
                     } catch (Exception e) {
                         return;
