@@ -3,10 +3,10 @@
 # lives in /dev/shm, mounted at DIR. DSYNC writes still commit ext4's journal and O_DIRECT writes
 # still go through the block layer and the loop driver, but the "device" is RAM, so a write
 # benchmark there shows what is left of its spread when the disk is taken away
-# (doc/results-writes.md: on this VM, most of it). Needs root (losetup, mount).
+# (doc/results.md, Writes). Needs root (losetup, mount).
 #   ramdisk.sh up DIR [SIZE_MIB]   create, format and mount (SIZE_MIB default 640)
 #   ramdisk.sh down DIR            unmount, detach the loop device, delete the backing file
-# Benchmark files go there with -p file=DIR/nio-uring-bench.dat (see doc/results-writes.md).
+# Benchmark files go there with -p file=DIR/nio-uring-bench.dat (make perf-matrix DEVICE=ramdisk).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 

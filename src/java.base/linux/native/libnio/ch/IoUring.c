@@ -117,45 +117,27 @@ destroyRing(Ring *r)
     free(r);
 }
 
-/*
- * The setups of create0, from the least to the most the kernel must have:
- * none; task work that does not interrupt the reaper, run when it next
- * returns from a system call, and a single issuer (Linux 6.0); task work
- * deferred until the reaper waits for completions (6.1).
- */
-static const unsigned SETUPS[] = {
-    0,
-    IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG | IORING_SETUP_SINGLE_ISSUER,
-    IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN
-};
 #endif
 
 /*
- * Creates a ring with the given setup (an index in SETUPS), or with a lesser
- * one where the kernel rejects it (EINVAL). With IORING_SETUP_SINGLE_ISSUER the calling thread
- * is the only one that may submit to it or wait for its completions.
+ * Creates a ring and its eventfd.
  */
 JNIEXPORT jlong JNICALL
-Java_sun_nio_ch_IoUring_create0(JNIEnv *env, jclass clazz, jint sqEntries, jint cqEntries,
-                                jint setup)
+Java_sun_nio_ch_IoUring_create0(JNIEnv *env, jclass clazz, jint sqEntries, jint cqEntries)
 {
 #ifdef NIO_URING
     Ring *r = calloc(1, sizeof(Ring));
     struct io_uring_params params;
-    int res, level;
+    int res;
 
     if (r == NULL) {
         JNU_ThrowOutOfMemoryError(env, "io_uring");
         return 0;
     }
-    for (level = setup; ; level--) {
-        memset(&params, 0, sizeof(params));
-        params.flags = IORING_SETUP_CQSIZE | SETUPS[level];
-        params.cq_entries = (unsigned) cqEntries;
-        res = io_uring_queue_init_params((unsigned) sqEntries, &r->ring, &params);
-        if (res != -EINVAL || level == 0)
-            break;
-    }
+    memset(&params, 0, sizeof(params));
+    params.flags = IORING_SETUP_CQSIZE;
+    params.cq_entries = (unsigned) cqEntries;
+    res = io_uring_queue_init_params((unsigned) sqEntries, &r->ring, &params);
     if (res < 0) {
         free(r);
         throwSetupFailure(env, "io_uring_setup", -res);

@@ -47,13 +47,10 @@ import jdk.internal.misc.Unsafe;
  * reaper if it waits in the kernel, and parks until the reaper has stored the
  * result and unparked it. The reaper submits what is queued in one system
  * call that also waits for completions when there is nothing else to do, so
- * that under load many operations are submitted and reaped per call. As it is
- * the ring's only user, the ring is set up for a single issuer whose task work
- * waits for its next system call instead of interrupting it
- * (IORING_SETUP_SINGLE_ISSUER, IORING_SETUP_COOP_TASKRUN): a buffered read
- * that misses the page cache is finished in the reaper, and no other thread
- * is interrupted for it. Where the kernel does not have these flags, the ring
- * is set up without them. While it waits in the kernel, a thread
+ * that under load many operations are submitted and reaped per call. A
+ * buffered read that misses the page cache is finished by task work in the
+ * thread that submitted it, the reaper, and no other thread is woken or
+ * interrupted for it. While it waits in the kernel, a thread
  * that queues an operation wakes it by writing to an eventfd that the ring
  * reads.
  *
@@ -95,18 +92,6 @@ final class IoUring {
     // test-only: a dying ring does not cancel synchronously, as before Linux 6.0
     private static final boolean TEST_NO_SYNC_CANCEL =
             Boolean.getBoolean("jdk.nio.file.ioUring.testNoSyncCancel");
-
-    // measurement-only: the ring's setup flags (coop, the default: task work
-    // that waits for the reaper's next system call, a single issuer; defer:
-    // task work that waits until the reaper waits for completions; plain:
-    // neither). With defer, a reaper that can no longer enter the ring (a
-    // seccomp filter applied late) could not take the completions of the
-    // operations in flight at all.
-    private static final int SETUP = switch (System.getProperty("jdk.nio.file.ioUring.setup", "")) {
-        case "plain" -> 0;
-        case "defer" -> 2;
-        default -> 1;
-    };
 
     private static final boolean DEBUG = Boolean.getBoolean("jdk.nio.file.ioUring.debug");
 
@@ -248,7 +233,7 @@ final class IoUring {
      */
     private boolean setUpRing() {
         try {
-            long a = create0(sqEntries(depth), depth * 2, SETUP);
+            long a = create0(sqEntries(depth), depth * 2);
             probe0(a);
             address = a;
             curPos = curPos0(a);
@@ -750,12 +735,9 @@ final class IoUring {
     private static native void init0();
 
     /**
-     * Creates a ring, with the given setup (0 plain, 1 cooperative task work,
-     * 2 single issuer with deferred task work, or less if the kernel lacks
-     * it), and its eventfd. The calling thread is the ring's only issuer.
+     * Creates a ring and its eventfd.
      */
-    private static native long create0(int sqEntries, int cqEntries, int setup)
-        throws IOException;
+    private static native long create0(int sqEntries, int cqEntries) throws IOException;
 
     /**
      * Checks that the ring can be used; if it throws, the ring is destroyed.
