@@ -187,8 +187,8 @@ Java_sun_nio_ch_IoUring_curPos0(JNIEnv *env, jclass clazz, jlong address)
 }
 
 /*
- * Checks that the ring created by create0 can be used, on the thread that
- * created it. If it throws, the ring has been destroyed.
+ * Checks that the ring created by create0 can be used. If it throws, the ring
+ * has been destroyed.
  */
 JNIEXPORT void JNICALL
 Java_sun_nio_ch_IoUring_probe0(JNIEnv *env, jclass clazz, jlong address)
@@ -251,6 +251,18 @@ Java_sun_nio_ch_IoUring_probe0(JNIEnv *env, jclass clazz, jlong address)
     }
 #else
     JNU_ThrowIOException(env, "libnio built without liburing");
+#endif
+}
+
+/*
+ * Frees a ring that create0 made and probe0 accepted, to which nothing was
+ * submitted.
+ */
+JNIEXPORT void JNICALL
+Java_sun_nio_ch_IoUring_destroy0(JNIEnv *env, jclass clazz, jlong address)
+{
+#ifdef NIO_URING
+    destroyRing(jlong_to_ptr(address));
 #endif
 }
 

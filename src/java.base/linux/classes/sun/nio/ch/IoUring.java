@@ -139,14 +139,10 @@ final class IoUring {
         void completed(int result);
     }
 
+    private final long address;
     private final String name;
     private final int depth;
-
-    // set by the reaper before create returns
-    private long address;
-    private boolean curPos;        // reads at offset -1 use the file position
-    private Throwable setupFailure;
-    private boolean setUp;         // guarded by this
+    private final boolean curPos;  // reads at offset -1 use the file position
 
     // operations queued for the reaper
     private final ConcurrentLinkedQueue<Operation> queue = new ConcurrentLinkedQueue<>();
@@ -170,8 +166,10 @@ final class IoUring {
     private volatile boolean dead;
     private String deathReason;    // guarded by this
 
-    private IoUring(int depth, String name) {
+    private IoUring(long address, int depth, String name) {
+        this.address = address;
         this.name = name;
+        this.curPos = curPos0(address);
         this.depth = depth;
         this.inFlight = new Operation[depth];
         this.free = new int[depth];
@@ -188,63 +186,27 @@ final class IoUring {
     }
 
     /**
-     * Starts a ring's reaper, which sets the ring up with room for
-     * {@code depth} operations in flight and checks that it supports what is
-     * needed, and returns the ring once it has.
+     * Creates a ring with room for {@code depth} operations in flight, checks
+     * that it supports what is needed, and starts its reaper thread.
      * @throws IOException with the reason if io_uring cannot be used
      */
     static IoUring create(int depth, String name) throws IOException {
-        IoUring ring = new IoUring(depth, name);
+        long address = create0(sqEntries(depth), depth * 2);
+        probe0(address);
+        IoUring ring = null;
         try {
+            ring = new IoUring(address, depth, name);
             Thread reaper = InnocuousThread.newSystemThread(name, ring::reaperLoop);
             reaper.setDaemon(true);
             reaper.start();
         } catch (Throwable e) {
-            // no thread (OutOfMemoryError): no ring
-            UNSAFE.freeMemory(ring.reapBuffer);
+            // no thread (OutOfMemoryError): nothing was submitted to the ring
+            if (ring != null)
+                UNSAFE.freeMemory(ring.reapBuffer);
+            destroy0(address);
             throw e;
         }
-        boolean interrupted = false;
-        synchronized (ring) {
-            while (!ring.setUp) {
-                try {
-                    ring.wait();
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-        }
-        if (interrupted)
-            Thread.currentThread().interrupt();
-        Throwable failure = ring.setupFailure;
-        if (failure != null) {
-            UNSAFE.freeMemory(ring.reapBuffer);
-            if (failure instanceof IOException e)
-                throw e;
-            throwIfUnchecked(failure);
-            throw new IOException(failure);
-        }
         return ring;
-    }
-
-    /**
-     * The reaper's first step: sets the ring up, as its only issuer, and
-     * hands the outcome to create. Returns false if it failed.
-     */
-    private boolean setUpRing() {
-        try {
-            long a = create0(sqEntries(depth), depth * 2);
-            probe0(a);
-            address = a;
-            curPos = curPos0(a);
-        } catch (Throwable e) {
-            setupFailure = e;
-        }
-        synchronized (this) {
-            setUp = true;
-            notifyAll();
-        }
-        return setupFailure == null;
     }
 
     /**
@@ -365,15 +327,13 @@ final class IoUring {
     }
 
     /**
-     * The reaper: sets the ring up; then, in turns, gives the kernel the
+     * The reaper: in turns, gives the kernel the
      * queued operations while slots are free, in the system call that takes
      * the completions, waiting for one if there is nothing else to do, and
      * hands the completions out. A failure, or anything thrown, kills the
      * ring; it never leaves a thread waiting.
      */
     private void reaperLoop() {
-        if (!setUpRing())
-            return;
         try {
             for (;;) {
                 boolean room = prepareQueued();
@@ -634,8 +594,9 @@ final class IoUring {
 
         static {
             // a ring per carrier of the default scheduler (one per CPU), so
-            // that carriers do not take turns at submitting; at most 8, each
-            // ring having its reaper thread and its locked memory
+            // that the reapers share the kernel's work of submitting and
+            // completing; at most 8, each ring having its reaper thread and
+            // its locked memory
             int count = intProperty("jdk.nio.file.ioUring.rings",
                     Math.min(Runtime.getRuntime().availableProcessors(), 8), 64);
             // test-only: a shallow ring makes submitters wait for free slots,
@@ -709,9 +670,9 @@ final class IoUring {
         /**
          * Returns the ring for the current thread, or null if io_uring is not
          * available or the ring has failed. A virtual thread takes its
-         * carrier's ring: the kernel serializes the submissions to one ring
-         * (and does a read of cached data inside the submission), so carriers
-         * that share no ring submit in parallel. Each carrier is given the
+         * carrier's ring, so that the carriers' operations spread over the
+         * reapers, which do the kernel's work of submitting and completing
+         * them. Each carrier is given the
          * ring that the fewest live threads have (an index in the scheduler's
          * pool would not do: a worker's index is random, and two carriers may
          * fall on the same ring).
@@ -738,6 +699,12 @@ final class IoUring {
      * Creates a ring and its eventfd.
      */
     private static native long create0(int sqEntries, int cqEntries) throws IOException;
+
+    /**
+     * Frees a ring that create0 made and probe0 accepted, to which nothing
+     * was submitted.
+     */
+    private static native void destroy0(long address);
 
     /**
      * Checks that the ring can be used; if it throws, the ring is destroyed.
