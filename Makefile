@@ -1,7 +1,7 @@
 # nio-uring: builds OpenJDK 26 with the io_uring positional I/O and zero-copy skip changes.
 #
 #   make                 deps, upstream source, assembled tree, configure, `make images`: build/jdk
-#   make test [TEST=..]  jtreg: the project's tests and test/upstream.txt against build/jdk
+#   make test [TEST=..]  jtreg: the series' tests and the JDK tests guarding them, on build/jdk
 #   make test-upstream   upstream jdk_nio & java/io suites: baseline vs patched never/auto/always
 #   make baseline        unmodified upstream, same flags: build/baseline-jdk
 #   make micro           the JMH microbenchmarks (test/micro) with OpenJDK's microbenchmark build
@@ -9,7 +9,8 @@
 #   make perf-matrix     the read matrix: auto against the baseline, A/A, and the controls
 #   make fio             fio's io_uring figures for FileChannelUring's files (the device limit)
 #   make ramdisk[-down]  ext4 on a RAM-backed loop device at build/ramdisk (root; RAMDISK_MIB=, 640)
-#   make check-patches   the series applies to pristine upstream with no fuzz or offset, DEP-3 ok
+#   make check-patches   the series apply to pristine upstream with no fuzz or offset, DEP-3 ok
+#   make check-series    make test for each prefix of the series in turn (skip; skip,filechannel; all)
 #   make update-upstream VERSION=26.0.x+y-z   move make/conf to that Debian openjdk-26, re-check
 #   make check-windows   syntax-check the Windows (MinGW) and non-Linux Unix native files
 #   make refresh-patches regenerate patches/ from edits in build/src/patched
@@ -20,6 +21,9 @@
 #   make stress-selftest the stress harness must catch corruption it injects itself: PASS/FAIL
 #   make check-debian13  make and make test in a fresh Debian 13 root (debootstrap; root, ~40 min)
 #
+# SERIES (default: all of patches/series, comma-separated) builds and tests a prefix of the
+# series instead, in its own tree: SERIES=skip gives build/jdk-skip, SERIES=skip,filechannel
+# build/jdk-filechannel. Every target that uses the patched JDK takes it.
 # BUILD_DIR (default ./build) may point outside the clone to keep a tree across clones.
 # BOOT_JDK (default: JAVA_HOME, else a JDK 25 or 26 in /usr/lib/jvm) builds the JDKs.
 
@@ -30,7 +34,18 @@ BUILD_DIR ?= $(TOPDIR)/build
 override BUILD_DIR := $(abspath $(BUILD_DIR))
 SCRIPTS := $(TOPDIR)/make/scripts
 PRISTINE := $(BUILD_DIR)/upstream/$(UPSTREAM_TOPDIR)
-PATCHED_TREE := $(BUILD_DIR)/src/patched
+ALL_SERIES := $(shell sed -e 's/\#.*//' -e '/^[[:space:]]*$$/d' $(TOPDIR)/patches/series)
+comma := ,
+empty :=
+space := $(empty) $(empty)
+SERIES ?= $(subst $(space),$(comma),$(ALL_SERIES))
+override SERIES := $(subst $(space),,$(SERIES))
+SERIES_CHECK := $(shell $(TOPDIR)/make/scripts/series.sh check-prefix '$(SERIES)' 2>&1)
+$(if $(SERIES_CHECK),$(error $(SERIES_CHECK)))
+# the full set in build/src/patched and build/jdk; a prefix in trees named by its last series
+SERIES_SUFFIX := $(if $(filter $(SERIES),$(subst $(space),$(comma),$(ALL_SERIES))),,-$(lastword $(subst $(comma), ,$(SERIES))))
+PATCHED_TREE := $(BUILD_DIR)/src/patched$(SERIES_SUFFIX)
+PATCHED_IMAGE := $(BUILD_DIR)/jdk$(SERIES_SUFFIX)
 BASELINE_TREE := $(BUILD_DIR)/src/baseline
 DEPS_DIR := $(BUILD_DIR)/deps
 JDK_OUT = $(1)/build/release
@@ -50,7 +65,7 @@ BOOT_JDK_FOUND = $(eval BOOT_JDK_FOUND := $$(shell BOOT_JDK='$(BOOT_JDK)' JAVA_H
 CONFIGURE_ALL = --with-boot-jdk=$(BOOT_JDK_FOUND) $(CONFIGURE_FLAGS) --with-jtreg=$(JTREG_HOME) --with-jmh=$(DEPS_DIR)/jmh
 
 .PHONY: all jdk baseline deps upstream assemble assemble-baseline test test-upstream micro \
-    compare perf-matrix  fio ramdisk ramdisk-down check-patches update-upstream refresh-patches check-windows check-bad-input fault stress \
+    compare perf-matrix  fio ramdisk ramdisk-down check-patches check-series update-upstream refresh-patches check-windows check-bad-input fault stress \
     leak-check stress-selftest check-debian13 clean help
 
 all: jdk
@@ -65,7 +80,7 @@ upstream: deps
 	@$(SCRIPTS)/fetch-upstream.sh
 
 assemble: upstream
-	@$(SCRIPTS)/assemble.sh patched $(PRISTINE) $(PATCHED_TREE)
+	@$(SCRIPTS)/assemble.sh patched $(PRISTINE) $(PATCHED_TREE) $(SERIES)
 
 assemble-baseline: upstream
 	@$(SCRIPTS)/assemble.sh baseline $(PRISTINE) $(BASELINE_TREE)
@@ -74,8 +89,8 @@ jdk: assemble
 	@$(SCRIPTS)/configure.sh $(PATCHED_TREE) $(CONFIGURE_ALL) \
 	    --with-version-opt=$(PATCHSET_NAME).$(REVISION)
 	$(call JDK_MAKE,$(PATCHED_TREE)) images
-	@ln -sfn $(call JDK_OUT,$(PATCHED_TREE))/images/jdk $(BUILD_DIR)/jdk
-	@$(BUILD_DIR)/jdk/bin/java -version
+	@ln -sfn $(call JDK_OUT,$(PATCHED_TREE))/images/jdk $(PATCHED_IMAGE)
+	@$(PATCHED_IMAGE)/bin/java -version
 
 baseline: assemble-baseline
 	@$(SCRIPTS)/configure.sh $(BASELINE_TREE) $(CONFIGURE_ALL) --with-version-opt=baseline
@@ -86,8 +101,17 @@ baseline: assemble-baseline
 # The native test libraries of test/jdk (not the whole test image: hotspot's are not needed).
 test: jdk
 	$(call JDK_MAKE,$(PATCHED_TREE)) test-image-jdk-jtreg-native test-image-lib-native
-	@$(SCRIPTS)/run-tests.sh $(BUILD_DIR)/jdk $(PATCHED_TREE) $(BUILD_DIR)/test-results \
-	    "$(TEST)" "$(JTREG_OPTIONS)"
+	@$(SCRIPTS)/run-tests.sh $(PATCHED_IMAGE) $(PATCHED_TREE) $(BUILD_DIR)/test-results$(SERIES_SUFFIX) \
+	    "$(TEST)" "$(JTREG_OPTIONS)" $(SERIES)
+
+# make test for each prefix of the series, in order, each in its own tree (a warm ccache
+# shares the native objects); stops at the first prefix that fails.
+check-series:
+	@set -e; prefix=; for s in $(ALL_SERIES); do \
+	    prefix=$${prefix:+$$prefix,}$$s; \
+	    echo "nio-uring: check-series: SERIES=$$prefix"; \
+	    $(MAKE) --no-print-directory test SERIES=$$prefix; \
+	done
 
 # Upstream suites on the baseline and on the patched JDK in each io_uring mode, on platform and
 # virtual threads: build/test-upstream/table.md. SUITES and COLUMNS narrow it.
@@ -95,7 +119,7 @@ SUITES ?= jdk_nio java/io/InputStream java/io/FileInputStream java/io/RandomAcce
 COLUMNS ?= baseline never auto always baseline-virtual never-virtual auto-virtual always-virtual
 test-upstream: jdk baseline
 	$(call JDK_MAKE,$(PATCHED_TREE)) test-image-jdk-jtreg-native test-image-lib-native test-image-test-thread-factory
-	@$(SCRIPTS)/test-upstream.sh $(BUILD_DIR)/jdk $(BUILD_DIR)/baseline-jdk $(BASELINE_TREE) \
+	@$(SCRIPTS)/test-upstream.sh $(PATCHED_IMAGE) $(BUILD_DIR)/baseline-jdk $(BASELINE_TREE) \
 	    $(call JDK_OUT,$(PATCHED_TREE))/images/test/jdk/jtreg/native \
 	    $(call JDK_OUT,$(PATCHED_TREE))/images/test/jtreg_test_thread_factory/jtregTestThreadFactory.jar \
 	    $(BUILD_DIR)/test-upstream "$(SUITES)" "$(COLUMNS)"
@@ -106,7 +130,7 @@ micro: jdk
 
 compare: micro baseline
 	@$(SCRIPTS)/deps.sh --for gnuplot
-	@python3 $(SCRIPTS)/compare.py --baseline $(BUILD_DIR)/baseline-jdk --patched $(BUILD_DIR)/jdk \
+	@python3 $(SCRIPTS)/compare.py --baseline $(BUILD_DIR)/baseline-jdk --patched $(PATCHED_IMAGE) \
 	    --jar $(BUILD_DIR)/benchmarks.jar --out $(BUILD_DIR)/compare \
 	    --bench '$(BENCH)' --forks '$(or $(FORKS),2)' --jmh '$(JMH_OPTIONS)' \
 	    $(if $(filter 1 yes true,$(PER_CASE)),--per-case)
@@ -126,7 +150,7 @@ perf-matrix: micro baseline
 	@$(SCRIPTS)/deps.sh --for fio
 	@$(if $(filter ramdisk,$(DEVICE)),mountpoint -q $(BUILD_DIR)/ramdisk || { echo "nio-uring: make ramdisk RAMDISK_MIB=1400 first"; exit 1; })
 	@$(if $(filter throttled,$(DEVICE)),$(SCRIPTS)/throttle.sh $(THROTTLE_IOPS) /var/tmp) \
-	    python3 $(SCRIPTS)/perf-matrix.py --baseline $(BUILD_DIR)/baseline-jdk --patched $(BUILD_DIR)/jdk \
+	    python3 $(SCRIPTS)/perf-matrix.py --baseline $(BUILD_DIR)/baseline-jdk --patched $(PATCHED_IMAGE) \
 	    --jar $(BUILD_DIR)/benchmarks.jar --out $(BUILD_DIR)/perf-matrix-$(DEVICE) --device $(DEVICE) \
 	    $(if $(CELLS),--cells '$(CELLS)') $(if $(ROUNDS),--rounds $(ROUNDS)) \
 	    $(if $(ROUNDS_LOW),--rounds-low $(ROUNDS_LOW)) $(if $(JMH_OPTIONS),--jmh '$(JMH_OPTIONS)') \
@@ -167,23 +191,23 @@ refresh-patches:
 # Fault injection that changes machine-global state (kernel.io_uring_disabled; root only,
 # restored after each scenario). The other fault scenarios are jtreg tests.
 fault: jdk
-	@$(SCRIPTS)/fault.sh $(BUILD_DIR)/jdk $(BUILD_DIR)/fault
+	@$(SCRIPTS)/fault.sh $(PATCHED_IMAGE) $(BUILD_DIR)/fault
 
 # Bad input on the built JDKs: BASELINE_JDK, PATCHED_JDK override them; HUGE=all|devices|none.
 check-bad-input:
 	@$(SCRIPTS)/compare-bad-input.sh $(or $(BASELINE_JDK),$(BUILD_DIR)/baseline-jdk) \
-	    $(or $(PATCHED_JDK),$(BUILD_DIR)/jdk) $(BUILD_DIR)/bad-input $(or $(HUGE),auto)
+	    $(or $(PATCHED_JDK),$(PATCHED_IMAGE)) $(BUILD_DIR)/bad-input $(or $(HUGE),auto)
 
 # Stress and leak check of an existing JDK (default build/jdk); STRESS_ARGS go to the program.
 stress:
-	@$(SCRIPTS)/stress.sh stress $(or $(JDK),$(BUILD_DIR)/jdk) '$(or $(DURATION),60s)' '$(or $(MODE),auto)' $(STRESS_ARGS)
+	@$(SCRIPTS)/stress.sh stress $(or $(JDK),$(PATCHED_IMAGE)) '$(or $(DURATION),60s)' '$(or $(MODE),auto)' $(STRESS_ARGS)
 
 leak-check:
-	@MODE='$(or $(MODE),always)' $(SCRIPTS)/stress.sh leak-check $(or $(JDK),$(BUILD_DIR)/jdk) $(STRESS_ARGS)
+	@MODE='$(or $(MODE),always)' $(SCRIPTS)/stress.sh leak-check $(or $(JDK),$(PATCHED_IMAGE)) $(STRESS_ARGS)
 
 # The harness against itself: a short run that injects corruption must fail and report each kind.
 stress-selftest:
-	@$(SCRIPTS)/stress.sh selftest $(or $(JDK),$(BUILD_DIR)/jdk) '$(or $(DURATION),15s)' '$(or $(MODE),auto)' $(STRESS_ARGS)
+	@$(SCRIPTS)/stress.sh selftest $(or $(JDK),$(PATCHED_IMAGE)) '$(or $(DURATION),15s)' '$(or $(MODE),auto)' $(STRESS_ARGS)
 
 # The two commands on a fresh Debian 13: a debootstrap root from the archive this machine's apt
 # sources name, a clone of HEAD in it, `make` and `make test` there (root only; a full build).

@@ -1,14 +1,15 @@
 #!/bin/bash
-# Applies patches/series to a tree with GNU patch, refusing any fuzz or offset.
-# Usage: apply-patches.sh PATCHDIR TREE
+# Applies the patches of the series SERIES (comma-separated, a prefix of patches/series) to a
+# tree with GNU patch, refusing any fuzz or offset.
+# Usage: apply-patches.sh SERIES TREE
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-pdir=$1 tree=$2
-[ -f "$pdir/series" ] || exit 0
-while read -r p _; do
-    case "$p" in ''|'#'*) continue ;; esac
-    [ -f "$pdir/$p" ] || die "patches/series names $p, which does not exist"
+series=$1 tree=$2
+pdir=$(cd "$(dirname "$0")/../../patches" && pwd)
+list=$("$(dirname "$0")/series.sh" patches "$series")
+for p in $list; do
+    [ -f "$pdir/$p" ] || die "patches/${p%%/*}/series names ${p#*/}, which does not exist"
     if ! out=$(patch -d "$tree" -p1 --fuzz=0 --forward --no-backup-if-mismatch -i "$pdir/$p" 2>&1); then
         echo "$out" >&2
         die "patches/$p does not apply"
@@ -18,4 +19,4 @@ while read -r p _; do
         echo "$out" >&2
         die "patches/$p applies only with an offset or fuzz: regenerate it (make refresh-patches)"
     fi
-done < "$pdir/series"
+done

@@ -42,7 +42,7 @@ run() {
     if [ "$mode" = baseline ]; then
         jdk=$baseline
     else
-        opts+=("-Djdk.nio.file.ioUring=$mode")
+        opts+=("-Djdk.internal.nio.ioUring.mode=$mode")
     fi
     local work=$out/work.$mode.$kind
     mkdir -p "$work"

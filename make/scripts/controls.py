@@ -44,8 +44,8 @@ DEFAULT_CONFIGS = [
     "baseline-AA=baseline",
     "baseline-256=baseline:-Djdk.virtualThreadScheduler.parallelism=256",
     "auto=patched",
-    "compensate=patched:-Djdk.nio.file.ioUring=compensate",
-    "always=patched:-Djdk.nio.file.ioUring=always",
+    "compensate=patched:-Djdk.internal.nio.ioUring.mode=compensate",
+    "always=patched:-Djdk.internal.nio.ioUring.mode=always",
 ]
 
 

@@ -46,7 +46,7 @@ run() {
     early=
     mkdir -p "$dir" && chmod 1777 "$dir"
     echo "$start" > "$sysctl"
-    local cmd=("$java" -Djdk.nio.file.ioUring="$mode" -Djdk.nio.file.ioUring.debug=true
+    local cmd=("$java" -Djdk.internal.nio.ioUring.mode="$mode" -Djdk.nio.file.ioUring.debug=true
                -cp "$work/classes" FaultChild "$dir" "$when")
     if [ "$user" != root ]; then
         cmd=(setpriv --reuid="$user" --regid="$(id -g "$user")" --clear-groups "${cmd[@]}")

@@ -3,27 +3,27 @@
 # edit build/src/patched/<file>, then `make refresh-patches`. A file that several patches
 # change belongs to the last of them in the series: the earlier ones keep their hunks for it
 # as they are, and the last one gets the difference between the file they produce and the
-# tree. With NEW=name.patch FILES="path ...", starts a new patch for those files (DEP-3
-# header to fill in) and appends it to the series.
+# tree. With NEW=series/name.patch FILES="path ...", starts a new patch for those files (DEP-3
+# header to fill in) and appends it to that series. TREE holds every series.
 # Usage: refresh-patches.sh PATCHDIR PRISTINE TREE
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 pdir=$1 pristine=$(readlink -f "$2") tree=$3
-touch "$pdir/series"
 
 if [ -n "${NEW:-}" ]; then
     [ -n "${FILES:-}" ] || die "NEW=$NEW needs FILES=\"path ...\""
     [ ! -e "$pdir/$NEW" ] || die "$pdir/$NEW exists"
+    [ -f "$pdir/$(dirname "$NEW")/series" ] || die "NEW=$NEW: no series $(dirname "$NEW") in $pdir"
     {
         echo "Description: TODO: what this hook does and why"
-        echo "Author: $(git config user.name 2>/dev/null || id -un) <$(git config user.email 2>/dev/null || echo unknown)>"
+        echo "Author: nio-uring contributors"
         echo "Forwarded: not-needed"
         echo "Last-Update: $(date +%Y-%m-%d)"
         echo "---"
         for f in $FILES; do echo "--- a/$f"; done
     } > "$pdir/$NEW"
-    echo "$NEW" >> "$pdir/series"
+    basename "$NEW" >> "$pdir/$(dirname "$NEW")/series"
 fi
 
 files_of() {
@@ -35,7 +35,7 @@ hunks_of() {
     awk -v f="--- a/$2" '/^--- a\// { on = ($0 == f || index($0, f "\t") == 1) } on' "$1"
 }
 
-series=$(sed -e 's/[[:space:]].*//' -e '/^#/d' -e '/^$/d' "$pdir/series")
+series=$("$(dirname "$0")/series.sh" patches "$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$pdir/series" | paste -sd, -)")
 
 # stage/<file>: the file as the patches so far in the series leave it
 stage=$(mktemp -d)

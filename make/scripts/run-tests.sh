@@ -1,24 +1,22 @@
 #!/bin/bash
-# Runs jtreg against a JDK image: by default the project's own tests (every test under test/jdk
-# of this repository) and the upstream tests listed in test/upstream.txt; TEST narrows it to
-# paths (relative to test/jdk, or starting with test/jdk/) or jtreg groups (jdk_nio, ...).
+# Runs jtreg against a JDK image: by default the tests of the series SERIES (a comma-separated
+# prefix of patches/series): each series' own tests and the JDK's tests that guard it
+# (patches/<series>/jdk-tests); TEST narrows it to paths (relative to test/jdk, or starting
+# with test/jdk/) or jtreg groups (jdk_nio, ...).
 # Prints jtreg's summary and a closing "N passed, N failed" line; non-zero exit on any failure.
-# Usage: run-tests.sh JDK TREE RESULTS "TEST" "JTREG_OPTIONS"
+# Usage: run-tests.sh JDK TREE RESULTS "TEST" "JTREG_OPTIONS" SERIES
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
 
-jdk=$1 tree=$2 results=$3 tests=$4 options=$5
+jdk=$1 tree=$2 results=$3 tests=$4 options=$5 series=$6
 top=$(cd "$(dirname "$0")/../.." && pwd)
 jtreg_home=${JTREG_HOME:-/usr/share/jtreg}
 testroot=$tree/test/jdk
 
 selected=()
 if [ -z "$tests" ]; then
-    while read -r f; do selected+=("${f#test/jdk/}"); done < <(cd "$top" && grep -rl '@test' test/jdk | sort)
-    while read -r t _; do
-        case "$t" in ''|'#'*) continue ;; esac
-        selected+=("$t")
-    done < "$top/test/upstream.txt"
+    list=$("$top/make/scripts/series.sh" tests "$series") || exit 1
+    for t in $list; do selected+=("$t"); done
 else
     for t in $tests; do
         t=${t#test/jdk/}

@@ -44,20 +44,20 @@ case $what in
         shift 2
         [ "$mode" = all ] && modes="auto always never" || modes=$mode
         for m in $modes; do
-            run -Xmx1g -Djdk.nio.file.ioUring=$m -Djdk.nio.file.ioUring.debug=true \
+            run -Xmx1g -Djdk.internal.nio.ioUring.mode=$m -Djdk.nio.file.ioUring.debug=true \
                 "$prog" --duration="$duration" "$@"
         done
         ;;
     leak-check)
         # a pre-touched heap of fixed size, so that VmRSS growth is not the heap's
         run -Xms1g -Xmx1g -XX:+AlwaysPreTouch -XX:NativeMemoryTracking=detail \
-            -Djdk.nio.file.ioUring=${MODE:-always} \
+            -Djdk.internal.nio.ioUring.mode=${MODE:-always} \
             -Djdk.nio.file.ioUring.debug=true "$prog" --leak-check "$@"
         ;;
     selftest)
         duration=${1:-15s} mode=${2:-auto}
         shift 2
-        run -Xmx1g -Djdk.nio.file.ioUring=$mode -Djdk.nio.file.ioUring.debug=true \
+        run -Xmx1g -Djdk.internal.nio.ioUring.mode=$mode -Djdk.nio.file.ioUring.debug=true \
             "$prog" --duration="$duration" --file-mib=16 --inject-corruption "$@"
         # the harness must fail the run, and say that each injected kind was caught
         why=()

@@ -21,7 +21,7 @@ column_jdk() {
 column_options() {
     local opts=""
     case $1 in
-        never*|auto*|always*) opts="-javaoptions:-Djdk.nio.file.ioUring=${1%%-*}" ;;
+        never*|auto*|always*) opts="-javaoptions:-Djdk.internal.nio.ioUring.mode=${1%%-*}" ;;
     esac
     case $1 in
         *-virtual) opts="$opts -testThreadFactory:Virtual -testThreadFactoryPath:$factory"

@@ -73,8 +73,8 @@ import javax.management.ObjectName;
  * interrupts and asynchronous closes thrown in. Run with the source launcher:
  *
  * <pre>
- *   java -Djdk.nio.file.ioUring=always NioUringStress.java --duration=60s
- *   java -XX:NativeMemoryTracking=detail -Djdk.nio.file.ioUring=always \
+ *   java -Djdk.internal.nio.ioUring.mode=always NioUringStress.java --duration=60s
+ *   java -XX:NativeMemoryTracking=detail -Djdk.internal.nio.ioUring.mode=always \
  *        NioUringStress.java --leak-check
  *   java NioUringStress.java --duration=10s --inject-corruption
  * </pre>
@@ -151,7 +151,7 @@ public class NioUringStress {
     static int stallSeconds = 120;
     static Injector inject;             // null unless --inject-corruption
 
-    static final String MODE = System.getProperty("jdk.nio.file.ioUring", "auto");
+    static final String MODE = System.getProperty("jdk.internal.nio.ioUring.mode", System.getProperty("jdk.nio.file.ioUring", "auto"));
 
     // -- statistics --
 

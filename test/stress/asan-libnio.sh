@@ -1,4 +1,5 @@
 #!/bin/bash
+# Copyright (c) 2026, nio-uring contributors. All rights reserved.
 # Makes a copy of a JDK image whose libnio.so is built with AddressSanitizer, to run the stress
 # harness (or anything else) with ASan watching libnio's native code:
 #   test/stress/asan-libnio.sh TREE JDK OUT

@@ -52,7 +52,7 @@
  * @key randomness
  * @library /test/lib ../FileChannel
  * @build jdk.test.lib.RandomFactory IoUringRings IoUringAsyncChannels
- * @run main/othervm -Djdk.nio.file.ioUring=always IoUringAsyncBasic
+ * @run main/othervm -Djdk.internal.nio.ioUring.mode=always IoUringAsyncBasic
  */
 
 /*
@@ -61,7 +61,7 @@
  * @key randomness
  * @library /test/lib ../FileChannel
  * @build jdk.test.lib.RandomFactory IoUringRings IoUringAsyncChannels
- * @run main/othervm -Djdk.nio.file.ioUring.testUnavailable=simulated IoUringAsyncBasic
+ * @run main/othervm -Djdk.internal.nio.ioUring.testUnavailable=simulated IoUringAsyncBasic
  */
 
 import java.io.IOException;
@@ -138,7 +138,7 @@ public class IoUringAsyncBasic {
                     throw new RuntimeException("only " + done + " ring completions for "
                                                + operations + " operations");
             } else if (!uring && !IoUringRings.fds().isEmpty()
-                       && !"never".equals(System.getProperty("jdk.nio.file.ioUring"))) {
+                       && !"never".equals(System.getProperty("jdk.internal.nio.ioUring.mode", System.getProperty("jdk.nio.file.ioUring")))) {
                 throw new RuntimeException("rings were set up but the channel is upstream's");
             }
             fifo();

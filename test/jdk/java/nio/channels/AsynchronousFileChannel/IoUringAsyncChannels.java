@@ -59,7 +59,7 @@ final class IoUringAsyncChannels {
      * and a buffered write, which in auto it does as upstream does.
      */
     static boolean always() {
-        return "always".equals(System.getProperty("jdk.nio.file.ioUring"));
+        return "always".equals(System.getProperty("jdk.internal.nio.ioUring.mode", System.getProperty("jdk.nio.file.ioUring")));
     }
 
     /**
@@ -68,8 +68,8 @@ final class IoUringAsyncChannels {
      * after a channel has been opened, which sets the rings up.
      */
     static boolean ringExpected() throws IOException {
-        return !"never".equals(System.getProperty("jdk.nio.file.ioUring"))
-                && System.getProperty("jdk.nio.file.ioUring.testUnavailable") == null
+        return !"never".equals(System.getProperty("jdk.internal.nio.ioUring.mode", System.getProperty("jdk.nio.file.ioUring")))
+                && System.getProperty("jdk.internal.nio.ioUring.testUnavailable") == null
                 && !IoUringRings.fds().isEmpty();
     }
 

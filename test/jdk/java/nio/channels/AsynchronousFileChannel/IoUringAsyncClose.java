@@ -53,7 +53,7 @@
  * @key randomness
  * @library /test/lib ../FileChannel
  * @build jdk.test.lib.RandomFactory IoUringRings IoUringAsyncChannels
- * @run main/othervm/timeout=600 -Djdk.nio.file.ioUring=always IoUringAsyncClose
+ * @run main/othervm/timeout=600 -Djdk.internal.nio.ioUring.mode=always IoUringAsyncClose
  */
 
 /*
@@ -64,7 +64,7 @@
  * @key randomness
  * @library /test/lib ../FileChannel
  * @build jdk.test.lib.RandomFactory IoUringRings IoUringAsyncChannels
- * @run main/othervm/timeout=600 -Djdk.nio.file.ioUring.depth=64 IoUringAsyncClose
+ * @run main/othervm/timeout=600 -Djdk.internal.nio.ioUring.depth=64 IoUringAsyncClose
  */
 
 import java.nio.ByteBuffer;

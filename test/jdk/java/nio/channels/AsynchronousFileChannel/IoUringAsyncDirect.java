@@ -49,7 +49,7 @@
  * @key randomness
  * @library /test/lib ../FileChannel
  * @build jdk.test.lib.RandomFactory IoUringRings IoUringAsyncChannels
- * @run main/othervm -Djdk.nio.file.ioUring=always IoUringAsyncDirect
+ * @run main/othervm -Djdk.internal.nio.ioUring.mode=always IoUringAsyncDirect
  */
 
 import java.io.IOException;

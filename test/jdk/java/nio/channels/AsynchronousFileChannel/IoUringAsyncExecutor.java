@@ -55,7 +55,7 @@
  * @key randomness
  * @library /test/lib ../FileChannel
  * @build jdk.test.lib.RandomFactory IoUringRings IoUringAsyncChannels
- * @run main/othervm/timeout=600 -Djdk.nio.file.ioUring=always -Djdk.nio.file.ioUring.rings=1
+ * @run main/othervm/timeout=600 -Djdk.internal.nio.ioUring.mode=always -Djdk.internal.nio.ioUring.rings=1
  *      IoUringAsyncExecutor
  */
 

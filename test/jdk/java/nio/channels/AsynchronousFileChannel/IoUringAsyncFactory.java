@@ -31,7 +31,7 @@
  * @requires os.family == "linux"
  * @library /test/lib ../FileChannel
  * @build IoUringRings IoUringAsyncChannels
- * @run main/othervm -Djdk.nio.file.ioUring=always -Djdk.nio.file.ioUring.rings=1
+ * @run main/othervm -Djdk.internal.nio.ioUring.mode=always -Djdk.internal.nio.ioUring.rings=1
  *                   -Djdk.virtualThreadScheduler.parallelism=1 IoUringAsyncFactory
  */
 
@@ -40,7 +40,7 @@
  * @requires os.family == "linux"
  * @library /test/lib ../FileChannel
  * @build IoUringRings IoUringAsyncChannels
- * @run main/othervm -Djdk.nio.file.ioUring.rings=1 -Djdk.virtualThreadScheduler.parallelism=1
+ * @run main/othervm -Djdk.internal.nio.ioUring.rings=1 -Djdk.virtualThreadScheduler.parallelism=1
  *                   IoUringAsyncFactory
  */
 

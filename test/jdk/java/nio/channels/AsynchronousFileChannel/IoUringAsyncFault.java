@@ -32,7 +32,7 @@
  * @key randomness
  * @library /test/lib ../FileChannel
  * @build jdk.test.lib.RandomFactory IoUringRings IoUringAsyncChannels
- * @run main/othervm -Djdk.nio.file.ioUring.rings=1 -Djdk.nio.file.ioUring.testFault=submit:40
+ * @run main/othervm -Djdk.internal.nio.ioUring.rings=1 -Djdk.internal.nio.ioUring.testFault=submit:40
  *      IoUringAsyncFault
  */
 
@@ -42,7 +42,7 @@
  * @key randomness
  * @library /test/lib ../FileChannel
  * @build jdk.test.lib.RandomFactory IoUringRings IoUringAsyncChannels
- * @run main/othervm -Djdk.nio.file.ioUring.rings=1 -Djdk.nio.file.ioUring.testFault=wait:3
+ * @run main/othervm -Djdk.internal.nio.ioUring.rings=1 -Djdk.internal.nio.ioUring.testFault=wait:3
  *      IoUringAsyncFault
  */
 

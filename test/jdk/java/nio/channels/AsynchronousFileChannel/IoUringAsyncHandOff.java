@@ -42,7 +42,7 @@
  * @requires os.family == "linux"
  * @library /test/lib ../FileChannel
  * @build IoUringRings IoUringAsyncChannels
- * @run main/othervm -Djdk.nio.file.ioUring=always
+ * @run main/othervm -Djdk.internal.nio.ioUring.mode=always
  *      -Djava.nio.channels.DefaultThreadPool.threadFactory=IoUringAsyncHandOff$Factory
  *      IoUringAsyncHandOff
  */

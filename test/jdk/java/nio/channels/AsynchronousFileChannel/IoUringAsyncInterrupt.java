@@ -50,7 +50,7 @@
  * @key randomness
  * @library /test/lib ../FileChannel
  * @build jdk.test.lib.RandomFactory IoUringRings IoUringAsyncChannels
- * @run main/othervm/timeout=600 -Djdk.nio.file.ioUring=always IoUringAsyncInterrupt
+ * @run main/othervm/timeout=600 -Djdk.internal.nio.ioUring.mode=always IoUringAsyncInterrupt
  */
 
 /*
@@ -59,7 +59,7 @@
  * @key randomness
  * @library /test/lib ../FileChannel
  * @build jdk.test.lib.RandomFactory IoUringRings IoUringAsyncChannels
- * @run main/othervm/timeout=600 -Djdk.nio.file.ioUring.depth=8 IoUringAsyncInterrupt
+ * @run main/othervm/timeout=600 -Djdk.internal.nio.ioUring.depth=8 IoUringAsyncInterrupt
  */
 
 import java.nio.ByteBuffer;

@@ -49,7 +49,7 @@
  * @requires os.maxMemory >= 12g
  * @library /test/lib ../FileChannel
  * @build IoUringRings IoUringAsyncChannels
- * @run main/othervm/timeout=600 -Xmx3g -XX:MaxDirectMemorySize=3g -Djdk.nio.file.ioUring=always
+ * @run main/othervm/timeout=600 -Xmx3g -XX:MaxDirectMemorySize=3g -Djdk.internal.nio.ioUring.mode=always
  *      IoUringAsyncLarge
  */
 

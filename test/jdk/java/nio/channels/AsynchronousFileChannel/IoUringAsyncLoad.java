@@ -50,7 +50,7 @@
  * @key randomness
  * @library /test/lib ../FileChannel
  * @build jdk.test.lib.RandomFactory IoUringRings IoUringAsyncChannels
- * @run main/othervm/timeout=900 -Djdk.nio.file.ioUring=always IoUringAsyncLoad
+ * @run main/othervm/timeout=900 -Djdk.internal.nio.ioUring.mode=always IoUringAsyncLoad
  */
 
 /*
@@ -60,7 +60,7 @@
  * @key randomness
  * @library /test/lib ../FileChannel
  * @build jdk.test.lib.RandomFactory IoUringRings IoUringAsyncChannels
- * @run main/othervm/timeout=900 -Djdk.nio.file.ioUring.depth=64 IoUringAsyncLoad
+ * @run main/othervm/timeout=900 -Djdk.internal.nio.ioUring.depth=64 IoUringAsyncLoad
  */
 
 import java.lang.management.ManagementFactory;

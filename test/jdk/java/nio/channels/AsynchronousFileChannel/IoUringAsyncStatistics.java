@@ -23,17 +23,18 @@
 
 /*
  * @test
- * @summary What -Djdk.nio.file.ioUring.debug=true reports at exit about the paths that
- *          AsynchronousFileChannel reads took: one read at a time is upstream's; many at
- *          a time of a cached file come from the page cache, except those started while
- *          none was outstanding (upstream's), and none goes to a ring; of an evicted file
- *          some go to a ring;
- *          in always every one goes to a ring; in never the channel is upstream's and
- *          nothing is reported; every read's bytes are checked
+ * @summary The routes that JFR's jdk.FileDispatch event records for
+ *          AsynchronousFileChannel reads: one read at a time blocks a thread of the
+ *          executor in pread, as SimpleAsynchronousFileChannelImpl does; many at a
+ *          time of a cached file come from the page cache, except those started while
+ *          none was outstanding (blocked), and none goes to a ring; of an evicted file
+ *          some go to a ring; in always every one goes to a ring; in never every one
+ *          blocks; one event per read; every read's bytes are checked
  * @requires os.family == "linux"
  * @key randomness
  * @library /test/lib ../FileChannel
  * @build jdk.test.lib.RandomFactory IoUringRings IoUringCounts IoUringAsyncChannels
+ * @modules jdk.jfr
  * @run main/othervm/timeout=300 IoUringAsyncStatistics
  */
 
@@ -45,11 +46,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.regex.Pattern;
 import static java.nio.file.StandardOpenOption.*;
 
 import jdk.test.lib.RandomFactory;
-import jdk.test.lib.process.OutputAnalyzer;
 import jtreg.SkippedException;
 
 public class IoUringAsyncStatistics {
@@ -58,8 +57,8 @@ public class IoUringAsyncStatistics {
     static final int BURST = 16;
     static final int BURSTS = 25;
     static final long READS = BURST * BURSTS;
-    static final Pattern STATS =
-            Pattern.compile("jdk\\.nio\\.file\\.ioUring: AsynchronousFileChannel (upstream=.*)");
+    static final String PAGE_CACHE = IoUringCounts.PAGE_CACHE, BLOCKED = IoUringCounts.BLOCKED,
+            RING = IoUringCounts.RING;
 
     public static void main(String[] args) throws Exception {
         if (args.length > 0) {
@@ -70,50 +69,52 @@ public class IoUringAsyncStatistics {
         Path file = Files.createTempFile(Path.of("."), "async-statistics", ".dat");
         try {
             Files.write(file, IoUringAsyncChannels.randomBytes(new Random(seed), BLOCKS * BLOCK));
-            Map<String, Long> s = stats(run("always", "hot", file, seed));
-            if (s.isEmpty())
-                throw new SkippedException("no io_uring channel here");
+            Map<String, Long> s = run("always", "hot", file, seed);
+            if (s.get(RING) == 0)
+                throw new SkippedException("no io_uring channel here: " + s);
             // always: every read through a ring
-            IoUringCounts.expect("always, hot, a burst at a time", s, "ring", READS);
-            IoUringCounts.expect("always, hot, a burst at a time", s, "cached", 0);
-            IoUringCounts.expect("always, hot, a burst at a time", s, "upstream", 0);
-            // one at a time: upstream's
-            s = stats(run("auto", "one", file, seed));
-            IoUringCounts.expect("auto, one at a time", s, "upstream", READS);
-            IoUringCounts.expect("auto, one at a time", s, "cached", 0);
-            IoUringCounts.expect("auto, one at a time", s, "ring", 0);
+            IoUringCounts.expect("always, hot, a burst at a time", s, RING, READS);
+            IoUringCounts.expect("always, hot, a burst at a time", s, "total", READS);
+            // one at a time: blocking a thread of the executor
+            s = run("auto", "one", file, seed);
+            IoUringCounts.expect("auto, one at a time", s, BLOCKED, READS);
+            IoUringCounts.expect("auto, one at a time", s, "total", READS);
             // cached: from the page cache, but a read started while none is
             // outstanding (each burst's first, and any whose burst had none left)
-            s = stats(run("auto", "hot", file, seed));
-            IoUringCounts.positive("auto, hot, a burst at a time", s, "cached");
-            IoUringCounts.expect("auto, hot, a burst at a time", s, "ring", 0);
-            IoUringCounts.expect("auto, hot, a burst at a time", s, "upstream",
-                                 READS - s.get("cached"));
+            s = run("auto", "hot", file, seed);
+            IoUringCounts.positive("auto, hot, a burst at a time", s, PAGE_CACHE);
+            IoUringCounts.expect("auto, hot, a burst at a time", s, RING, 0);
+            IoUringCounts.expect("auto, hot, a burst at a time", s, BLOCKED,
+                                 READS - s.get(PAGE_CACHE));
+            IoUringCounts.expect("auto, hot, a burst at a time", s, "total", READS);
             if (IoUringRings.canEvict(file)) {
-                s = stats(run("auto", "cold", file, seed));
-                IoUringCounts.positive("auto, cold, a burst at a time", s, "ring");
-                IoUringCounts.expect("auto, cold, a burst at a time", s, "upstream",
-                       READS - s.get("cached") - s.get("ring"));
+                s = run("auto", "cold", file, seed);
+                IoUringCounts.positive("auto, cold, a burst at a time", s, RING);
+                IoUringCounts.expect("auto, cold, a burst at a time", s, "total", READS);
             } else {
                 System.out.println("the page cache keeps the file here: cold shape skipped");
             }
-            // never: upstream's channel, nothing reported
-            s = stats(run("never", "hot", file, seed));
-            if (!s.isEmpty())
-                throw new RuntimeException("never: reported " + s);
+            // never: SimpleAsynchronousFileChannelImpl, blocking
+            s = run("never", "hot", file, seed);
+            IoUringCounts.expect("never, hot, a burst at a time", s, BLOCKED, READS);
+            IoUringCounts.expect("never, hot, a burst at a time", s, "total", READS);
         } finally {
             Files.deleteIfExists(file);
         }
         System.out.println("passed");
     }
 
-    static OutputAnalyzer run(String mode, String shape, Path file, long seed) throws Exception {
-        return IoUringCounts.run(List.of("-Djdk.nio.file.ioUring=" + mode,
+    /**
+     * Runs the child in a new VM and returns its jdk.FileDispatch events
+     * counted by route, and their total ("total").
+     */
+    static Map<String, Long> run(String mode, String shape, Path file, long seed)
+        throws Exception
+    {
+        Map<String, Long> s = IoUringCounts.run(List.of("-Djdk.internal.nio.ioUring.mode=" + mode,
                 "IoUringAsyncStatistics", shape, file.toString(), Long.toString(seed)));
-    }
-
-    static Map<String, Long> stats(OutputAnalyzer out) {
-        return IoUringCounts.parse(out.getStderr(), STATS);
+        s.put("total", IoUringCounts.total(s));
+        return s;
     }
 
     /**
@@ -126,7 +127,7 @@ public class IoUringAsyncStatistics {
         if (shape.equals("cold")) {
             IoUringRings.evict(file);
         } else {
-            Files.readAllBytes(file);
+            IoUringCounts.warmUp(file);
         }
         Random r = new Random(seed);
         int burst = shape.equals("one") ? 1 : BURST;

@@ -148,7 +148,7 @@ public class IoUringBadInput {
         String name = (jdk == null) ? mode + "." + kind : "baseline." + kind;
         List<String> opts = new ArrayList<>();
         if (mode != null)
-            opts.add("-Djdk.nio.file.ioUring=" + mode);
+            opts.add("-Djdk.internal.nio.ioUring.mode=" + mode);
         opts.add("-Dbadinput.huge=" + huge);
         opts.add("-XX:MaxDirectMemorySize=3g");
         opts.add("IoUringBadInputCases");

@@ -27,7 +27,7 @@
  *          when there are as many rings as carriers
  * @requires os.family == "linux"
  * @library /test/lib
- * @run main/othervm -Djdk.nio.file.ioUring=always -Djdk.nio.file.ioUring.rings=4
+ * @run main/othervm -Djdk.internal.nio.ioUring.mode=always -Djdk.internal.nio.ioUring.rings=4
  *                   -Djdk.virtualThreadScheduler.parallelism=4
  *                   -Djdk.virtualThreadScheduler.maxPoolSize=4 IoUringCarrierRings
  */

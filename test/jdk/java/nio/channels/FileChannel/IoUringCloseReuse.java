@@ -32,7 +32,7 @@
  * @key randomness
  * @library /test/lib
  * @build jdk.test.lib.RandomFactory IoUringRings
- * @run main/othervm -Djdk.nio.file.ioUring=always IoUringCloseReuse
+ * @run main/othervm -Djdk.internal.nio.ioUring.mode=always IoUringCloseReuse
  */
 
 /*

@@ -51,7 +51,7 @@
  * @key randomness
  * @library /test/lib
  * @build jdk.test.lib.RandomFactory IoUringRings
- * @run main/othervm -Djdk.nio.file.ioUring=always IoUringCloseWait
+ * @run main/othervm -Djdk.internal.nio.ioUring.mode=always IoUringCloseWait
  */
 
 /*
@@ -107,7 +107,7 @@ public class IoUringCloseWait {
     public static void main(String[] args) throws Exception {
         int carriers = Integer.getInteger("jdk.virtualThreadScheduler.parallelism",
                                           Runtime.getRuntime().availableProcessors());
-        System.out.println("jdk.nio.file.ioUring=" + System.getProperty("jdk.nio.file.ioUring")
+        System.out.println("jdk.nio.file.ioUring=" + System.getProperty("jdk.internal.nio.ioUring.mode", System.getProperty("jdk.nio.file.ioUring"))
                 + ", " + carriers + " carriers");
         Path file = Files.createTempFile(Path.of("."), "closewait", ".dat");
         byte[] reference = new byte[FILE_SIZE];

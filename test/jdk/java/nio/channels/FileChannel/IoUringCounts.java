@@ -21,52 +21,106 @@
  * questions.
  */
 
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.TreeMap;
 
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
 import jdk.test.lib.process.OutputAnalyzer;
 import jdk.test.lib.process.ProcessTools;
 
 /**
- * The counts that -Djdk.nio.file.ioUring.debug=true prints at exit, as
- * "name=value" pairs separated by spaces after a line's prefix, and checks of
- * them, for the IoUring*Statistics tests.
+ * Runs a VM that records JFR's jdk.FileDispatch event, counts the events by
+ * route ("page cache", "blocked", "compensated", "io_uring", "fallback"), and
+ * checks the counts, for the IoUring*Statistics tests. Left out: the events of
+ * threads whose name starts with "warm-up" (a child's own preparation) or
+ * "JFR", and the reads of the recorder itself and of the class loader (the
+ * events whose stack has jdk.jfr or jdk.internal.loader frames).
  */
 final class IoUringCounts {
     private IoUringCounts() { }
 
-    /**
-     * Runs a new VM with -Djdk.nio.file.ioUring.debug=true and the given
-     * options, class and arguments, prints what it wrote to standard error,
-     * and checks that it exited with 0.
-     */
-    static OutputAnalyzer run(List<String> args) throws Exception {
-        List<String> all = new ArrayList<>(List.of("-Djdk.nio.file.ioUring.debug=true"));
-        all.addAll(args);
-        OutputAnalyzer out = ProcessTools.executeTestJava(all.toArray(new String[0]));
-        System.out.println(String.join(" ", args) + ": " + out.getStderr().strip());
-        out.shouldHaveExitValue(0);
-        return out;
+    static final String PAGE_CACHE = "page cache";
+    static final String BLOCKED = "blocked";
+    static final String COMPENSATED = "compensated";
+    static final String RING = "io_uring";
+    static final String FALLBACK = "fallback";
+    static final List<String> ROUTES = List.of(PAGE_CACHE, BLOCKED, COMPENSATED, RING, FALLBACK);
+
+    /** The option that records jdk.FileDispatch to the given file. */
+    static String recordingOption(Path jfr) {
+        return "-XX:StartFlightRecording:filename=" + jfr
+                + ",jdk.FileDispatch#enabled=true,jdk.FileDispatch#stackTrace=true";
     }
 
     /**
-     * The counts of the first line of the output that the pattern finds,
-     * whose first group holds the pairs; empty if there is none.
+     * Runs a new VM that records jdk.FileDispatch, with the given options,
+     * class and arguments, checks that it exited with 0, and returns the
+     * counts of its events by route (every route present, 0 if none).
      */
-    static Map<String, Long> parse(String output, Pattern line) {
-        Map<String, Long> map = new HashMap<>();
-        Matcher m = line.matcher(output);
-        if (m.find()) {
-            for (String kv : m.group(1).strip().split(" ")) {
-                String[] p = kv.split("=");
-                map.put(p[0], Long.parseLong(p[1]));
-            }
+    static Map<String, Long> run(List<String> args) throws Exception {
+        Path jfr = Files.createTempFile(Path.of("."), "dispatch", ".jfr");
+        try {
+            List<String> all = new ArrayList<>(List.of(recordingOption(jfr)));
+            all.addAll(args);
+            OutputAnalyzer out = ProcessTools.executeTestJava(all.toArray(new String[0]));
+            out.shouldHaveExitValue(0);
+            Map<String, Long> counts = count(jfr);
+            System.out.println(String.join(" ", args) + ": " + counts);
+            return counts;
+        } finally {
+            Files.deleteIfExists(jfr);
         }
-        return map;
+    }
+
+    /** The jdk.FileDispatch events of a recording, counted by route. */
+    static Map<String, Long> count(Path jfr) throws Exception {
+        Map<String, Long> counts = new TreeMap<>();
+        for (String r : ROUTES)
+            counts.put(r, 0L);
+        for (RecordedEvent e : RecordingFile.readAllEvents(jfr)) {
+            if (!e.getEventType().getName().equals("jdk.FileDispatch"))
+                continue;
+            String thread = (e.getThread() == null) ? "" : e.getThread().getJavaName();
+            if (thread != null && (thread.startsWith("warm-up") || thread.startsWith("JFR")))
+                continue;
+            if (e.getStackTrace() != null && e.getStackTrace().getFrames().stream()
+                    .map(f -> f.getMethod().getType().getName())
+                    .anyMatch(n -> n.startsWith("jdk.jfr.") || n.startsWith("jdk.internal.loader.")))
+                continue;
+            String route = e.getString("route");
+            if (!counts.containsKey(route))
+                throw new RuntimeException("unknown route \"" + route + "\" in " + e);
+            counts.merge(route, 1L, Long::sum);
+        }
+        return counts;
+    }
+
+    /**
+     * Reads the whole file into the page cache, in a thread whose reads are
+     * not counted.
+     */
+    static void warmUp(Path file) throws InterruptedException {
+        Thread t = Thread.ofPlatform().name("warm-up").start(() -> {
+            try {
+                Files.readAllBytes(file);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+        t.join();
+    }
+
+    /** The sum of the counts of every route. */
+    static long total(Map<String, Long> s) {
+        return s.values().stream().mapToLong(Long::longValue).sum();
     }
 
     static void expect(String what, Map<String, Long> s, String key, long value) {

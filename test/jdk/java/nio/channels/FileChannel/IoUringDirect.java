@@ -54,7 +54,7 @@
  * @library /test/lib
  * @build jdk.test.lib.RandomFactory
  * @modules jdk.unsupported
- * @run main/othervm -Djdk.nio.file.ioUring=always -Djdk.virtualThreadScheduler.parallelism=2
+ * @run main/othervm -Djdk.internal.nio.ioUring.mode=always -Djdk.virtualThreadScheduler.parallelism=2
  *                   IoUringDirect
  */
 
@@ -204,7 +204,7 @@ public class IoUringDirect {
         }
         peak.accumulateAndGet(liveCarriers(), Math::max);
         boolean ring = !IoUringRings.fds().isEmpty();
-        String mode = System.getProperty("jdk.nio.file.ioUring");
+        String mode = System.getProperty("jdk.internal.nio.ioUring.mode", System.getProperty("jdk.nio.file.ioUring"));
         System.out.println("mode " + mode + ", ring fd open: " + ring + ", peak carriers: "
                 + peak.get() + ", parallelism: " + parallelism);
         if (mode.equals("never")) {
@@ -230,7 +230,7 @@ public class IoUringDirect {
      * goes to a ring; in always, every one goes to a ring.
      */
     static void oneReader(Path file, int align, byte[] reference) throws Exception {
-        String mode = System.getProperty("jdk.nio.file.ioUring");
+        String mode = System.getProperty("jdk.internal.nio.ioUring.mode", System.getProperty("jdk.nio.file.ioUring"));
         if (mode.equals("never") || IoUringRings.fds().isEmpty()) {
             System.out.println("one reader: no ring, not checked");
             return;

@@ -53,7 +53,7 @@
 /*
  * @test id=nofile
  * @summary Ring creation failing after the first rings (EMFILE with
- *          -Djdk.nio.file.ioUring.rings=4, in io_uring_setup or in eventfd): the
+ *          -Djdk.internal.nio.ioUring.rings=4, in io_uring_setup or in eventfd): the
  *          rings created are used, none is leaked, results are identical
  * @requires os.family == "linux"
  * @library /test/lib
@@ -67,6 +67,8 @@
  *          on with the next ones, and results are identical
  * @requires os.family == "linux"
  * @library /test/lib
+ * @build IoUringCounts IoUringRings IoUringModelFile
+ * @modules jdk.jfr
  * @run main/othervm/native/timeout=300 IoUringFault busy
  */
 
@@ -80,6 +82,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -97,7 +100,6 @@ public class IoUringFault {
     static final Pattern COMPLETIONS = Pattern.compile("^ring completions: (\\d+)$", Pattern.MULTILINE);
     static final int OPS = 1 + 2 * 300;   // positional operations of a child
     static final Pattern DIAG = Pattern.compile("^jdk\\.nio\\.file\\.ioUring=.*$", Pattern.MULTILINE);
-    static final Pattern COUNTS = Pattern.compile(" ring=(\\d+) fallback=(\\d+)$", Pattern.MULTILINE);
 
     public static void main(String[] args) throws Exception {
         if (args[0].equals("child")) {
@@ -120,21 +122,23 @@ public class IoUringFault {
                 }
             }
             case "busy" -> {
-                // the 5th submission from the first read on, of 601 operations
+                // the 100th submission from the first read on, of 601 operations and
+                // the reads of the recorder's startup (a few tens): one of the test's
+                Path jfr = Path.of("busy.jfr");
                 OutputAnalyzer out = run(List.of(), "always", -1,
-                        "-Djdk.nio.file.ioUring.testFault=busy:5");
+                        "-Djdk.internal.nio.ioUring.testFault=busy:100",
+                        IoUringCounts.recordingOption(jfr));
                 if (out.getStderr().contains(" failed ("))
                     throw new RuntimeException("FAIL: a ring died of a submission not taken");
-                Matcher m = COUNTS.matcher(out.getStderr());
-                if (!m.find())
-                    throw new RuntimeException("FAIL: no counts at exit");
-                int ring = Integer.parseInt(m.group(1)), fallback = Integer.parseInt(m.group(2));
+                Map<String, Long> counts = IoUringCounts.count(jfr);
+                long ring = counts.get(IoUringCounts.RING);
+                long fallback = counts.get(IoUringCounts.FALLBACK);
                 if (fallback != 1 || ring < OPS - 1)
                     throw new RuntimeException("FAIL: " + ring + " operations through a ring and "
                             + fallback + " with pread/pwrite, expected " + (OPS - 1)
-                            + " or more and 1");
+                            + " or more and 1 (" + counts + ")");
                 check(out, reference, -1, OPS - 1);
-                verdict("busy:5, always", out);
+                verdict("busy:100, always", out);
             }
             case "seccomp-enter" -> {
                 OutputAnalyzer out = run(List.of("--seccomp=enter"), "always", -1);
@@ -150,7 +154,7 @@ public class IoUringFault {
                 // 256 KiB holds one ring of the default depth, not four
                 if (isRoot() && Files.isExecutable(Path.of(SETPRIV)) && unprivilegedCanRunJdk()) {
                     memlock(reference, 0, true, "always");
-                    memlock(reference, 256 * 1024, true, "always", "-Djdk.nio.file.ioUring.rings=4");
+                    memlock(reference, 256 * 1024, true, "always", "-Djdk.internal.nio.ioUring.rings=4");
                 } else {
                     System.out.println("not root, no setpriv, or user 65534 cannot run the test JDK"
                             + " (e.g. a clone under /root): unprivileged cases not run");
@@ -162,7 +166,7 @@ public class IoUringFault {
                 // ring k/2+1 of 4 fails with EMFILE, in io_uring_setup or in eventfd
                 for (int k = 0; k <= 3; k++) {
                     OutputAnalyzer out = run(List.of("--nofile=256"), "always", k,
-                            "-Djdk.nio.file.ioUring.rings=4");
+                            "-Djdk.internal.nio.ioUring.rings=4");
                     diag = diagnostic(out);
                     int rings = k / 2;
                     String failed = (k % 2 == 0 ? "io_uring_setup" : "eventfd")
@@ -238,7 +242,7 @@ public class IoUringFault {
     static OutputAnalyzer run(List<String> faults, boolean unprivileged, String mode,
                               int freeFds, String... extra) throws Exception {
         List<String> cmd = new ArrayList<>();
-        cmd.add("-Djdk.nio.file.ioUring=" + mode);
+        cmd.add("-Djdk.internal.nio.ioUring.mode=" + mode);
         cmd.add("-Djdk.nio.file.ioUring.debug=true");
         cmd.addAll(Arrays.asList(extra));
         cmd.add("IoUringFault");

@@ -29,7 +29,7 @@
  *          kind a moment before: what io_uring remembers of a file descriptor
  *          holds for one open file only
  * @requires os.family == "linux"
- * @run main/othervm -Djdk.nio.file.ioUring=always IoUringFileKind
+ * @run main/othervm -Djdk.internal.nio.ioUring.mode=always IoUringFileKind
  */
 
 /*

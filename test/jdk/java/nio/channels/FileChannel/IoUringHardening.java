@@ -30,7 +30,7 @@
  * @requires os.family == "linux"
  * @library /test/lib
  * @modules java.base/sun.nio.ch
- * @run main/othervm/native -Djdk.nio.file.ioUring=always -Djdk.nio.file.ioUring.rings=1
+ * @run main/othervm/native -Djdk.internal.nio.ioUring.mode=always -Djdk.internal.nio.ioUring.rings=1
  *      IoUringHardening orphan
  */
 
@@ -43,8 +43,8 @@
  * @requires os.family == "linux"
  * @library /test/lib
  * @modules java.base/sun.nio.ch
- * @run main/othervm/native/timeout=300 -Djdk.nio.file.ioUring=always
- *      -Djdk.nio.file.ioUring.rings=1 -Djdk.nio.file.ioUring.debug=true IoUringHardening reaper
+ * @run main/othervm/native/timeout=300 -Djdk.internal.nio.ioUring.mode=always
+ *      -Djdk.internal.nio.ioUring.rings=1 -Djdk.nio.file.ioUring.debug=true IoUringHardening reaper
  */
 
 /*
@@ -55,8 +55,8 @@
  * @requires os.family == "linux"
  * @library /test/lib
  * @modules java.base/sun.nio.ch
- * @run main/othervm/timeout=300 -Djdk.nio.file.ioUring=always -Djdk.nio.file.ioUring.rings=1
- *      -Djdk.nio.file.ioUring.testFault=wait:40 -Djdk.nio.file.ioUring.debug=true
+ * @run main/othervm/timeout=300 -Djdk.internal.nio.ioUring.mode=always -Djdk.internal.nio.ioUring.rings=1
+ *      -Djdk.internal.nio.ioUring.testFault=wait:40 -Djdk.nio.file.ioUring.debug=true
  *      IoUringHardening wait-fault
  */
 
@@ -68,7 +68,7 @@
  * @requires os.family == "linux"
  * @library /test/lib
  * @modules java.base/sun.nio.ch
- * @run main/othervm/timeout=300 -Djdk.nio.file.ioUring=always IoUringHardening interrupt
+ * @run main/othervm/timeout=300 -Djdk.internal.nio.ioUring.mode=always IoUringHardening interrupt
  */
 
 /*
@@ -78,7 +78,7 @@
  * @requires os.family == "linux"
  * @library /test/lib
  * @modules java.base/sun.nio.ch
- * @run main/othervm -Djdk.nio.file.ioUring=always -Djdk.virtualThreadScheduler.parallelism=1
+ * @run main/othervm -Djdk.internal.nio.ioUring.mode=always -Djdk.virtualThreadScheduler.parallelism=1
  *      -Djdk.virtualThreadScheduler.maxPoolSize=64 IoUringHardening compensation
  */
 
@@ -202,7 +202,7 @@ public class IoUringHardening {
     /**
      * Platform and virtual threads read a cold file through the ring while
      * its reaper's wait fails: io_uring_enter denied to every thread
-     * (denyAll), or the test fault of jdk.nio.file.ioUring.testFault. Every
+     * (denyAll), or the test fault of jdk.internal.nio.ioUring.testFault. Every
      * read must end, with the right bytes, and close must not hang.
      */
     static void readersSurvive(boolean denyAll) throws Exception {

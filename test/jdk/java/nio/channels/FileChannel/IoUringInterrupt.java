@@ -38,7 +38,7 @@
  * @key randomness
  * @library /test/lib
  * @build jdk.test.lib.RandomFactory
- * @run main/othervm/timeout=300 -Djdk.nio.file.ioUring=always IoUringInterrupt
+ * @run main/othervm/timeout=300 -Djdk.internal.nio.ioUring.mode=always IoUringInterrupt
  */
 
 /*
@@ -78,7 +78,7 @@ public class IoUringInterrupt {
     static Path file;
 
     public static void main(String[] args) throws Exception {
-        System.out.println("jdk.nio.file.ioUring=" + System.getProperty("jdk.nio.file.ioUring"));
+        System.out.println("jdk.nio.file.ioUring=" + System.getProperty("jdk.internal.nio.ioUring.mode", System.getProperty("jdk.nio.file.ioUring")));
         file = Files.createTempFile(Path.of("."), "intr", ".dat");
         reference = new byte[FILE_SIZE];
         RAND.nextBytes(reference);

@@ -43,7 +43,7 @@
  * @library /test/lib
  * @build jdk.test.lib.RandomFactory
  * @modules java.base/jdk.internal.vm
- * @run main/othervm -Djdk.nio.file.ioUring=always -Djdk.virtualThreadScheduler.parallelism=1
+ * @run main/othervm -Djdk.internal.nio.ioUring.mode=always -Djdk.virtualThreadScheduler.parallelism=1
  *                   -Djdk.virtualThreadScheduler.maxPoolSize=1 IoUringPinned
  */
 

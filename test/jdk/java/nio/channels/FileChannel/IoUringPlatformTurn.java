@@ -29,7 +29,7 @@
  *          virtual threads
  * @requires os.family == "linux"
  * @library /test/lib
- * @run main/othervm -Djdk.nio.file.ioUring=always -Djdk.nio.file.ioUring.rings=2
+ * @run main/othervm -Djdk.internal.nio.ioUring.mode=always -Djdk.internal.nio.ioUring.rings=2
  *                   -Djdk.virtualThreadScheduler.parallelism=2 IoUringPlatformTurn
  */
 
@@ -79,7 +79,7 @@ public class IoUringPlatformTurn {
             // carriers, one then takes ring 1 and the other ring 0
             ByteBuffer bb = ByteBuffer.allocateDirect(BLOCK);
             IoUringRings.readAndCheck(fc, bb, data, 0);
-            boolean never = "never".equals(System.getProperty("jdk.nio.file.ioUring"));
+            boolean never = "never".equals(System.getProperty("jdk.internal.nio.ioUring.mode", System.getProperty("jdk.nio.file.ioUring")));
             if (!never && IoUringRings.fds().isEmpty())
                 throw new SkippedException("io_uring not available");
 

@@ -38,7 +38,7 @@
  * @key randomness
  * @library /test/lib
  * @build jdk.test.lib.RandomFactory
- * @run main/othervm/timeout=300 -Djdk.nio.file.ioUring=always IoUringPositional
+ * @run main/othervm/timeout=300 -Djdk.internal.nio.ioUring.mode=always IoUringPositional
  */
 
 /*
@@ -57,8 +57,8 @@
  * @key randomness
  * @library /test/lib
  * @build jdk.test.lib.RandomFactory
- * @run main/othervm/timeout=300 -Djdk.nio.file.ioUring=always
- *      -Djdk.nio.file.ioUring.testUnavailable=test IoUringPositional
+ * @run main/othervm/timeout=300 -Djdk.internal.nio.ioUring.mode=always
+ *      -Djdk.internal.nio.ioUring.testUnavailable=test IoUringPositional
  */
 
 import java.io.IOException;
@@ -92,7 +92,7 @@ public class IoUringPositional {
     static Path file;
 
     public static void main(String[] args) throws Exception {
-        System.out.println("jdk.nio.file.ioUring=" + System.getProperty("jdk.nio.file.ioUring"));
+        System.out.println("jdk.nio.file.ioUring=" + System.getProperty("jdk.internal.nio.ioUring.mode", System.getProperty("jdk.nio.file.ioUring")));
         file = Files.createTempFile(DIR, "uring", ".dat");
         reference = new byte[FILE_SIZE];
         RAND.nextBytes(reference);

@@ -63,10 +63,10 @@ public class IoUringProbe {
 
         // a malformed test-only fault is no fault: reads and writes work
         for (String fault : List.of("submit:x", "wait:", ":", "nonsense", "submit:99999999999"))
-            run("always", "verify", "-Djdk.nio.file.ioUring.testFault=" + fault);
+            run("always", "verify", "-Djdk.internal.nio.ioUring.testFault=" + fault);
 
         // simulated failure: everything falls back and still works
-        run("always", "verify", "-Djdk.nio.file.ioUring.testUnavailable=simulated-ENOSYS")
+        run("always", "verify", "-Djdk.internal.nio.ioUring.testUnavailable=simulated-ENOSYS")
                 .shouldContain("io_uring unavailable (simulated-ENOSYS (simulated))");
 
         // no ring fd leaks into a child process, though the parent has one
@@ -81,7 +81,7 @@ public class IoUringProbe {
 
     static OutputAnalyzer run(String mode, String what, String... extra) throws Exception {
         List<String> cmd = new java.util.ArrayList<>();
-        cmd.add("-Djdk.nio.file.ioUring=" + mode);
+        cmd.add("-Djdk.internal.nio.ioUring.mode=" + mode);
         cmd.add("-Djdk.nio.file.ioUring.debug=true");
         cmd.addAll(Arrays.asList(extra));
         cmd.add("IoUringProbe");

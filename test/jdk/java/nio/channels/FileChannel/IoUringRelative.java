@@ -55,7 +55,7 @@
  * @key randomness
  * @library /test/lib
  * @build jdk.test.lib.RandomFactory IoUringRings
- * @run main/othervm/timeout=300 -Djdk.nio.file.ioUring=always IoUringRelative
+ * @run main/othervm/timeout=300 -Djdk.internal.nio.ioUring.mode=always IoUringRelative
  */
 
 /*
@@ -106,7 +106,7 @@ import jdk.test.lib.RandomFactory;
 
 public class IoUringRelative {
     static final Random RAND = RandomFactory.getRandom();
-    static final String MODE = System.getProperty("jdk.nio.file.ioUring", "auto");
+    static final String MODE = System.getProperty("jdk.internal.nio.ioUring.mode", System.getProperty("jdk.nio.file.ioUring", "auto"));
     static final Path DIR = Path.of(".").toAbsolutePath();
 
     // not a multiple of any buffer size, so that the last read is short

@@ -33,7 +33,7 @@
  * @requires os.family == "linux" & vm.hasJFR
  * @library /test/lib
  * @build jdk.test.lib.RandomFactory IoUringRings
- * @run main/othervm -Djdk.nio.file.ioUring=always IoUringRelativeJfr always
+ * @run main/othervm -Djdk.internal.nio.ioUring.mode=always IoUringRelativeJfr always
  */
 
 /*

@@ -24,7 +24,7 @@
 /*
  * @test
  * @summary Many more threads doing positional I/O than the ring has slots
- *          (-Djdk.nio.file.ioUring.depth): 200 virtual and 8 platform threads, buffered
+ *          (-Djdk.internal.nio.ioUring.depth): 200 virtual and 8 platform threads, buffered
  *          and O_DIRECT, all complete with the bytes pread/pwrite give, none hangs
  * @requires os.family == "linux"
  * @library /test/lib
@@ -72,9 +72,9 @@ public class IoUringRingFull {
         }
         String reference = digest(run("never"));
         String[][] configs = {
-            { "always", "-Djdk.nio.file.ioUring.depth=4" },
-            { "always", "-Djdk.nio.file.ioUring.depth=1", "-Djdk.nio.file.ioUring.rings=2" },
-            { "auto", "-Djdk.nio.file.ioUring.depth=4" },
+            { "always", "-Djdk.internal.nio.ioUring.depth=4" },
+            { "always", "-Djdk.internal.nio.ioUring.depth=1", "-Djdk.internal.nio.ioUring.rings=2" },
+            { "auto", "-Djdk.internal.nio.ioUring.depth=4" },
         };
         for (String[] c : configs) {
             OutputAnalyzer out = run(c);
@@ -106,7 +106,7 @@ public class IoUringRingFull {
      */
     static OutputAnalyzer run(String... config) throws Exception {
         List<String> cmd = new ArrayList<>();
-        cmd.add("-Djdk.nio.file.ioUring=" + config[0]);
+        cmd.add("-Djdk.internal.nio.ioUring.mode=" + config[0]);
         cmd.add("-Djdk.nio.file.ioUring.debug=true");
         for (int i = 1; i < config.length; i++)
             cmd.add(config[i]);

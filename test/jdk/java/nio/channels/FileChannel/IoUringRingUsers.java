@@ -27,7 +27,7 @@
  *          after the other, each after the previous one ended, take the same ring
  * @requires os.family == "linux"
  * @library /test/lib
- * @run main/othervm -Djdk.nio.file.ioUring=always -Djdk.nio.file.ioUring.rings=2
+ * @run main/othervm -Djdk.internal.nio.ioUring.mode=always -Djdk.internal.nio.ioUring.rings=2
  *                   IoUringRingUsers
  */
 import java.io.FileOutputStream;

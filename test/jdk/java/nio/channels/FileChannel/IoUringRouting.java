@@ -54,7 +54,7 @@
  * @key randomness
  * @library /test/lib
  * @build jdk.test.lib.RandomFactory
- * @run main/othervm -Djdk.nio.file.ioUring=always IoUringRouting
+ * @run main/othervm -Djdk.internal.nio.ioUring.mode=always IoUringRouting
  */
 
 /*
@@ -86,7 +86,7 @@ import jdk.test.lib.RandomFactory;
 
 public class IoUringRouting {
     static final Random RAND = RandomFactory.getRandom();
-    static final String MODE = System.getProperty("jdk.nio.file.ioUring");
+    static final String MODE = System.getProperty("jdk.internal.nio.ioUring.mode", System.getProperty("jdk.nio.file.ioUring"));
     static final int OPS = 64;
     static final int BLOCKS = 256;
 

@@ -23,18 +23,18 @@
 
 /*
  * @test
- * @summary What -Djdk.nio.file.ioUring.debug=true reports at exit about the paths that
- *          reads took, for a few load shapes in each mode: a hot file read by many
- *          virtual threads (no read would block), cold reads by one virtual thread
- *          (they block the carrier in auto), by many (they park on a ring in auto
- *          while other virtual threads want the carrier, and block it otherwise;
- *          all are compensated in compensate), and by platform threads (never
- *          counted);
- *          every read's bytes are checked
+ * @summary The routes that JFR's jdk.FileDispatch event records for FileChannel
+ *          reads, for a few load shapes in each mode: a hot file read by many
+ *          virtual threads (every read from the page cache), cold reads by one
+ *          virtual thread (they block the carrier in auto), by many (they park on
+ *          a ring in auto while other virtual threads want the carrier, and block
+ *          it otherwise; all are compensated in compensate), and by platform
+ *          threads (they block); one event per read; every read's bytes are checked
  * @requires os.family == "linux"
  * @key randomness
  * @library /test/lib
  * @build jdk.test.lib.RandomFactory IoUringRings IoUringCounts
+ * @modules jdk.jfr
  * @run main/othervm/timeout=300 IoUringStatistics
  */
 
@@ -46,17 +46,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.regex.Pattern;
 import static java.nio.file.StandardOpenOption.*;
 
 import jdk.test.lib.RandomFactory;
-import jdk.test.lib.process.OutputAnalyzer;
 import jtreg.SkippedException;
 
 public class IoUringStatistics {
     static final int BLOCKS = 16384;
     static final int OPS = 64;
-    static final Pattern STATS = Pattern.compile("jdk\\.nio\\.file\\.ioUring: (wouldBlock=.*)");
+    static final String PAGE_CACHE = IoUringCounts.PAGE_CACHE, BLOCKED = IoUringCounts.BLOCKED,
+            COMPENSATED = IoUringCounts.COMPENSATED, RING = IoUringCounts.RING,
+            FALLBACK = IoUringCounts.FALLBACK;
 
     public static void main(String[] args) throws Exception {
         if (args.length > 0) {
@@ -73,73 +73,70 @@ public class IoUringStatistics {
                 fc.force(false);
             }
             boolean cold = IoUringRings.canEvict(file);
-            boolean ring = run("always", "hot", file, seed).getStderr().contains("using io_uring");
-            if (!ring)
-                throw new SkippedException("io_uring not available here");
+            long many = 64 * OPS;
+            Map<String, Long> s = run("always", "hot", file, seed);
+            if (s.get(RING) == 0)
+                throw new SkippedException("io_uring not available here: " + s);
 
-            // hot: no read would block, in any mode
-            for (String mode : List.of("auto", "compensate", "always")) {
-                Map<String, Long> s = stats(run(mode, "hot", file, seed));
-                IoUringCounts.expect(mode + ", hot, many virtual threads", s, "wouldBlock", 0);
-                IoUringCounts.expect(mode + ", hot, many virtual threads", s, "blocked", 0);
-                IoUringCounts.expect(mode + ", hot, many virtual threads", s, "compensated", 0);
-                if (!mode.equals("always"))
-                    IoUringCounts.expect(mode + ", hot, many virtual threads", s, "ring", 0);
+            // hot: every read from the page cache (through a ring in always)
+            IoUringCounts.expect("always, hot, many virtual threads", s, RING, many);
+            for (String mode : List.of("auto", "compensate")) {
+                s = run(mode, "hot", file, seed);
+                IoUringCounts.expect(mode + ", hot, many virtual threads", s, PAGE_CACHE, many);
+                IoUringCounts.expect(mode + ", hot, many virtual threads", s, "total", many);
             }
             if (!cold) {
                 System.out.println("the page cache keeps the file here: cold shapes skipped");
                 return;
             }
-            // platform threads: upstream's pread, never counted
-            for (String mode : List.of("auto", "compensate")) {
-                Map<String, Long> s = stats(run(mode, "platform", file, seed));
-                IoUringCounts.expect(mode + ", cold, platform threads", s, "wouldBlock", 0);
-                IoUringCounts.expect(mode + ", cold, platform threads", s, "ring", 0);
+            // platform threads: pread, blocking
+            for (String mode : List.of("auto", "compensate", "never")) {
+                s = run(mode, "platform", file, seed);
+                IoUringCounts.expect(mode + ", cold, platform threads", s, BLOCKED, 4 * OPS);
+                IoUringCounts.expect(mode + ", cold, platform threads", s, "total", 4 * OPS);
             }
             // one virtual thread: nothing else wants the carrier
-            Map<String, Long> s = stats(run("auto", "one", file, seed));
-            IoUringCounts.positive("auto, cold, one virtual thread", s, "wouldBlock");
-            IoUringCounts.expect("auto, cold, one virtual thread", s, "blocked",
-                                 s.get("wouldBlock"));
-            IoUringCounts.expect("auto, cold, one virtual thread", s, "ring", 0);
+            s = run("auto", "one", file, seed);
+            IoUringCounts.positive("auto, cold, one virtual thread", s, BLOCKED);
+            IoUringCounts.expect("auto, cold, one virtual thread", s, RING, 0);
+            IoUringCounts.expect("auto, cold, one virtual thread", s, COMPENSATED, 0);
+            IoUringCounts.expect("auto, cold, one virtual thread", s, "total", OPS);
             // many virtual threads: reads park on a ring while others want the
             // carrier (how many block it depends on the device's latency: no count
-            // is asserted); none is compensated, and every read is counted once
-            s = stats(run("auto", "many", file, seed));
-            IoUringCounts.positive("auto, cold, many virtual threads", s, "wouldBlock");
-            IoUringCounts.positive("auto, cold, many virtual threads", s, "ring");
-            IoUringCounts.expect("auto, cold, many virtual threads", s, "compensated", 0);
-            IoUringCounts.expect("auto, cold, many virtual threads", s, "fallback", 0);
-            IoUringCounts.expect("auto, cold, many virtual threads", s, "wouldBlock",
-                                 s.get("blocked") + s.get("ring"));
-            s = stats(run("compensate", "many", file, seed));
-            IoUringCounts.positive("compensate, cold, many virtual threads", s, "wouldBlock");
-            IoUringCounts.expect("compensate, cold, many virtual threads", s, "compensated",
-                                 s.get("wouldBlock"));
-            IoUringCounts.expect("compensate, cold, many virtual threads", s, "ring", 0);
-            s = stats(run("never", "many", file, seed));
-            for (String key : List.of("wouldBlock", "blocked", "compensated", "ring", "fallback"))
-                IoUringCounts.expect("never, cold, many virtual threads", s, key, 0);
+            // is asserted); none is compensated
+            s = run("auto", "many", file, seed);
+            IoUringCounts.positive("auto, cold, many virtual threads", s, RING);
+            IoUringCounts.expect("auto, cold, many virtual threads", s, COMPENSATED, 0);
+            IoUringCounts.expect("auto, cold, many virtual threads", s, FALLBACK, 0);
+            IoUringCounts.expect("auto, cold, many virtual threads", s, "total", many);
+            s = run("compensate", "many", file, seed);
+            IoUringCounts.positive("compensate, cold, many virtual threads", s, COMPENSATED);
+            IoUringCounts.expect("compensate, cold, many virtual threads", s, RING, 0);
+            IoUringCounts.expect("compensate, cold, many virtual threads", s, BLOCKED, 0);
+            IoUringCounts.expect("compensate, cold, many virtual threads", s, "total", many);
+            s = run("never", "many", file, seed);
+            IoUringCounts.expect("never, cold, many virtual threads", s, BLOCKED, many);
+            IoUringCounts.expect("never, cold, many virtual threads", s, "total", many);
         } finally {
             Files.deleteIfExists(file);
         }
         System.out.println("passed");
     }
 
-    static OutputAnalyzer run(String mode, String shape, Path file, long seed, String... opts)
+    /**
+     * Runs the child in a new VM and returns its jdk.FileDispatch events
+     * counted by route, and their total ("total").
+     */
+    static Map<String, Long> run(String mode, String shape, Path file, long seed)
         throws Exception
     {
-        List<String> args = new ArrayList<>(List.of(
-                "-Djdk.nio.file.ioUring=" + mode,
+        Map<String, Long> s = IoUringCounts.run(List.of(
+                "-Djdk.internal.nio.ioUring.mode=" + mode,
                 // the shapes' counts as on a machine with two carriers
-                "-Djdk.virtualThreadScheduler.parallelism=2"));
-        args.addAll(List.of(opts));
-        args.addAll(List.of("IoUringStatistics", shape, file.toString(), Long.toString(seed)));
-        return IoUringCounts.run(args);
-    }
-
-    static Map<String, Long> stats(OutputAnalyzer out) {
-        return IoUringCounts.parse(out.getStderr(), STATS);
+                "-Djdk.virtualThreadScheduler.parallelism=2",
+                "IoUringStatistics", shape, file.toString(), Long.toString(seed)));
+        s.put("total", IoUringCounts.total(s));
+        return s;
     }
 
     /**
@@ -150,7 +147,7 @@ public class IoUringStatistics {
         byte[] data = new byte[BLOCKS * 4096];
         new Random(seed).nextBytes(data);
         if (shape.equals("hot")) {
-            Files.readAllBytes(file);
+            IoUringCounts.warmUp(file);
         } else {
             IoUringRings.evict(file);
         }

@@ -32,7 +32,7 @@
  * @requires os.family == "linux"
  * @library /test/lib
  * @modules java.base/sun.nio.ch:+open
- * @run main/othervm/timeout=120 -Djdk.nio.file.ioUring.testNoSyncCancel=true
+ * @run main/othervm/timeout=120 -Djdk.internal.nio.ioUring.testNoSyncCancel=true
  *                               IoUringStuckCompletion
  */
 

@@ -32,9 +32,9 @@ import java.nio.channels.AsynchronousFileChannel;
 /**
  * Opens the AsynchronousFileChannels of UnixChannelFactory: on io_uring
  * (IoUringAsynchronousFileChannelImpl) where a ring can be had, the file is
- * a regular file or a block device, and the system property
- * {@code jdk.nio.file.ioUring}, read once, is not {@code never}; upstream's
- * SimpleAsynchronousFileChannelImpl otherwise. In {@code always} the channel
+ * a regular file or a block device, and the io_uring mode (see IoUringFileIO)
+ * is not {@code never}; SimpleAsynchronousFileChannelImpl otherwise. In the
+ * {@code always} mode of the measurements the channel
  * sends every read and write to the ring; otherwise only those that the ring
  * does sooner (see IoUringAsynchronousFileChannelImpl). This class replaces
  * the one of the same name that the other Unix platforms have.
@@ -42,9 +42,9 @@ import java.nio.channels.AsynchronousFileChannel;
 public final class DefaultAsynchronousFileChannelFactory {
     private DefaultAsynchronousFileChannelFactory() { }
 
-    // jdk.nio.file.ioUring: never (upstream's channel), always (every read
-    // and write through the ring), anything else auto
-    private static final String MODE = System.getProperty("jdk.nio.file.ioUring", "auto");
+    // never (SimpleAsynchronousFileChannelImpl), always (every read and
+    // write through the ring), else auto
+    private static final String MODE = IoUringFileIO.mode();
 
     /**
      * Returns an AsynchronousFileChannel for the given open file, opened

@@ -91,7 +91,7 @@ final class IoUring {
 
     // test-only: a dying ring does not cancel synchronously, as before Linux 6.0
     private static final boolean TEST_NO_SYNC_CANCEL =
-            Boolean.getBoolean("jdk.nio.file.ioUring.testNoSyncCancel");
+            Boolean.getBoolean("jdk.internal.nio.ioUring.testNoSyncCancel");
 
     private static final boolean DEBUG = Boolean.getBoolean("jdk.nio.file.ioUring.debug");
 
@@ -597,12 +597,12 @@ final class IoUring {
             // that the reapers share the kernel's work of submitting and
             // completing; at most 8, each ring having its reaper thread and
             // its locked memory
-            int count = intProperty("jdk.nio.file.ioUring.rings",
+            int count = intProperty("jdk.internal.nio.ioUring.rings",
                     Math.min(Runtime.getRuntime().availableProcessors(), 8), 64);
             // test-only: a shallow ring makes submitters wait for free slots,
             // and queued operations stay queued until one is freed
-            DEPTH = intProperty("jdk.nio.file.ioUring.depth", 4096, 4096);
-            String fail = System.getProperty("jdk.nio.file.ioUring.testUnavailable");
+            DEPTH = intProperty("jdk.internal.nio.ioUring.depth", 4096, 4096);
+            String fail = System.getProperty("jdk.internal.nio.ioUring.testUnavailable");
             IoUring[] rings = new IoUring[count];
             int created = 0;
             String reason = null;
@@ -621,7 +621,7 @@ final class IoUring {
             // test-only: "submit:<n>", "wait:<n>" or "busy:<n>": the submission
             // of the n-th operation or the n-th reaper wait from now fails, or
             // the kernel takes nothing of the submission of the n-th operation
-            String fault = System.getProperty("jdk.nio.file.ioUring.testFault", "");
+            String fault = System.getProperty("jdk.internal.nio.ioUring.testFault", "");
             int colon = fault.indexOf(':');
             if (colon > 0 && created > 0) {
                 try {

@@ -36,7 +36,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import jdk.internal.access.JavaIOFileDescriptorAccess;
 import jdk.internal.access.SharedSecrets;
@@ -49,7 +48,7 @@ import jdk.internal.misc.Unsafe;
  * without a thread blocked per operation. The ring's reaper hands each
  * completion to the channel's executor, where the buffers
  * are updated and released and the Future is completed or the handler
- * invoked, as upstream's SimpleAsynchronousFileChannelImpl does in the task
+ * invoked, as SimpleAsynchronousFileChannelImpl does in the task
  * that does its I/O. A
  * task on the executor completes the operations that are there one after
  * another, and starts another such task before it invokes a handler if more
@@ -64,30 +63,32 @@ import jdk.internal.misc.Unsafe;
  * ring, a read goes to the ring without that probe: most reads then wait for
  * the device, whose queue is full, and the ring reads what is cached during
  * the submission.
- * With {@code -Djdk.nio.file.ioUring.debug=true}, how many operations took
- * each path (upstream's code, the page cache, a ring) is printed at exit.
+ * When JFR's {@code jdk.FileDispatch} event is enabled, an operation that the
+ * page cache or a ring completes is recorded with the route {@code page cache}
+ * or {@code io_uring}, from its start to its completion on the executor; any
+ * other is done with pread/pwrite by FileDispatcherImpl, which records it.
  *
- * <p> Everything else is upstream's: this class extends
+ * <p> Everything else is the superclass's: this class extends
  * SimpleAsynchronousFileChannelImpl, whose lock, tryLock, size, truncate and
  * force it keeps, and whose read and write it calls for whatever needs no
  * ring (argument checks, a closed channel, an empty buffer, a shut down
  * executor), cannot have one (the ring of the initiating thread is dead) or
  * is done sooner without one: a buffered write, and, unless
- * jdk.nio.file.ioUring is {@code always}, the only operation outstanding on
+ * the mode is {@code always}, the only operation outstanding on
  * the channel (see transfer). An operation that the ring does not do (the
  * kernel cancelled it, or returned EAGAIN or EINTR) is done with
  * pread/pwrite in the executor task.
  *
- * <p> Close marks the channel closed, as upstream's does, so that no
+ * <p> Close marks the channel closed, as the superclass's does, so that no
  * operation is submitted after it, then waits until the kernel has completed
  * every operation in flight, so that no buffer is released and the file
  * descriptor is not closed while the kernel may still use them; then it goes
- * on as upstream's close. Reads and writes on a regular file or a block
+ * on as the superclass's close. Reads and writes on a regular file or a block
  * device complete in the time the device takes, so close does not wait
  * longer than that. An operation that the kernel completed with a count
- * reports it, as upstream's operation that was in pread/pwrite when close
+ * reports it, as the superclass's operation that was in pread/pwrite when close
  * was invoked; one that fails, or reads end of file, once the channel is
- * closed fails with AsynchronousCloseException, as upstream's.
+ * closed fails with AsynchronousCloseException, as the superclass's.
  *
  * <p> No code of the application runs on a ring's reaper: the reaper queues
  * a completed operation for the channel and, unless a runner will take it,
@@ -105,30 +106,13 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
     private static final int MAX_RW_COUNT =
             Integer.MAX_VALUE & ~(Unsafe.getUnsafe().pageSize() - 1);
 
-    // the executor of channels opened without one, as upstream's channel has
+    // the executor of channels opened without one, as the superclass has
     // its own; it also runs the completions that a channel's executor rejects
     private static class DefaultExecutorHolder {
         static final ExecutorService defaultExecutor =
             ThreadPool.createDefault().executor();
     }
 
-    // with jdk.nio.file.ioUring.debug, how many reads and writes took each
-    // path, printed at exit: upstream's code, the page cache (readCached), a ring
-    private static final boolean DEBUG = Boolean.getBoolean("jdk.nio.file.ioUring.debug");
-    private static final LongAdder UPSTREAM = new LongAdder();
-    private static final LongAdder CACHED = new LongAdder();
-    private static final LongAdder RING = new LongAdder();
-    static {
-        if (DEBUG) {
-            try {
-                Runtime.getRuntime().addShutdownHook(new Thread(() -> System.err.println(
-                        "jdk.nio.file.ioUring: AsynchronousFileChannel upstream=" + UPSTREAM.sum()
-                        + " cached=" + CACHED.sum() + " ring=" + RING.sum())));
-            } catch (IllegalStateException e) {
-                // shutting down already
-            }
-        }
-    }
 
     // while this many operations are in the kernel on the ring, a read skips
     // the page cache probe, which would wait for room in the device's queue
@@ -144,7 +128,7 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
     // write only copies to the page cache, which pwrite does at once
     private final boolean ringWrites;
 
-    // every read and write through the ring (jdk.nio.file.ioUring=always)
+    // every read and write through the ring (the always mode)
     private final boolean always;
 
     // a read first takes what the page cache has (a buffered file, not always)
@@ -176,7 +160,7 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
     // true if the executor may drop a task it cannot take without a word: a
     // ThreadPoolExecutor, of any class, that rejects with a policy other
     // than AbortPolicy or CallerRunsPolicy (DiscardPolicy, say). Each
-    // operation is then a task of its own, as with upstream's channel, so
+    // operation is then a task of its own, as with the superclass, so
     // that a dropped task loses its own operation, not a runner that all
     // the channel's later operations would wait for
     private final boolean discards;
@@ -260,9 +244,9 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
 
     /**
      * Reads or writes through the ring of the current thread or, if there is
-     * none, upstream's code is to take the call, or the ring would not do it
-     * sooner, as upstream does. The ring does not do a buffered write sooner,
-     * nor, in auto, the only operation of the channel: upstream's task blocks
+     * none, the superclass's code is to take the call, or the ring would not do
+     * it sooner than the superclass. The ring does not do a buffered write sooner,
+     * nor, in auto, the only operation of the channel: the superclass's task blocks
      * one thread of the executor in pread/pwrite, and invokes the handler
      * there, where an operation through the ring wakes the reaper to submit
      * it, then again with its completion, then a thread of the executor.
@@ -274,20 +258,16 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
         takeQueued();
         IoUring ring = ringFor(write, bb, position);
         if (ring == null || (write && !ringWrites)) {
-            if (DEBUG)
-                UPSTREAM.increment();
-            return upstream(write, bb, position, attachment, handler);
+            return pooled(write, bb, position, attachment, handler);
         }
         if (outstanding.getAndIncrement() == 0 && !always) {
-            if (DEBUG)
-                UPSTREAM.increment();
             return counted(write, bb, position, attachment, handler);
         }
         return submit(ring, write, bb, position, attachment, handler);
     }
 
     /**
-     * Reads or writes as upstream's channel does, as an operation that counts
+     * Reads or writes as the superclass does, as an operation that counts
      * as outstanding until it completes.
      */
     private <A> Future<Integer> counted(boolean write, ByteBuffer bb, long position,
@@ -295,7 +275,7 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
                                         CompletionHandler<Integer,? super A> handler) {
         PendingFuture<Integer,A> future = (handler == null) ? new PendingFuture<>(this) : null;
         try {
-            upstream(write, bb, position, attachment, new Counted<>(handler, future));
+            pooled(write, bb, position, attachment, new Counted<>(handler, future));
         } catch (Throwable e) {
             outstanding.decrementAndGet();
             throw e;
@@ -304,7 +284,7 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
     }
 
     /**
-     * The handler of an operation done as upstream does by counted: the
+     * The handler of an operation done as the superclass does by counted: the
      * operation is no longer outstanding, then the caller's handler is
      * invoked, or its Future completed.
      */
@@ -340,9 +320,10 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
     }
 
     /**
-     * Reads or writes as upstream's channel does.
+     * Reads or writes as the superclass does: a task of the executor that
+     * blocks in pread/pwrite.
      */
-    private <A> Future<Integer> upstream(boolean write, ByteBuffer bb, long position,
+    private <A> Future<Integer> pooled(boolean write, ByteBuffer bb, long position,
                                          A attachment,
                                          CompletionHandler<Integer,? super A> handler) {
         return write ? super.implWrite(bb, position, attachment, handler)
@@ -350,7 +331,7 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
     }
 
     /**
-     * Returns the ring for a read or write, or null if upstream's code is to
+     * Returns the ring for a read or write, or null if the superclass's code is to
      * take it: it throws, completes at once, rejects, or there is no ring.
      */
     private IoUring ringFor(boolean write, ByteBuffer bb, long position) {
@@ -361,7 +342,7 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
     }
 
     /**
-     * Submits a read or write to the ring, or does it as upstream's channel
+     * Submits a read or write to the ring, or does it as the superclass
      * does if the channel is closed. The channel counts the operation as in
      * flight before it looks at whether the channel is open, and close marks
      * the channel closed before it looks at the count: so either close waits
@@ -389,22 +370,16 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
                 LockSupport.unpark(closer);
             op.release();
             outstanding.decrementAndGet();
-            if (DEBUG)
-                UPSTREAM.increment();
-            return upstream(write, bb, position, attachment, handler);
+            return pooled(write, bb, position, attachment, handler);
         }
         // data in the page cache is read now, and the operation completes
         // on the executor with no ring, unless DEEP operations are in the
         // kernel on the ring
         if (readsCached && !write && ring.pending() < DEEP && op.readCached()) {
-            if (DEBUG)
-                CACHED.increment();
             op.completed(op.result);
             return op.future;
         }
         try {
-            if (DEBUG)
-                RING.increment();
             ring.submit(write, fd, op.address, op.length, position, op);
         } catch (Throwable e) {
             // not queued (OutOfMemoryError)
@@ -469,7 +444,7 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
     /**
      * Submits a runner to the channel's executor or, if it is shut down or
      * rejects the runner, to the default executor: the operations were
-     * accepted, and upstream's channel, whose tasks were accepted when they
+     * accepted, and the superclass, whose tasks were accepted when they
      * started, would complete them. For an executor that may drop tasks,
      * the runner runs on the default executor (see handOff).
      */
@@ -527,7 +502,7 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
      * thread of the executor, until there is none. Before it completes one,
      * and so invokes a handler that may block, it starts another runner if
      * more operations wait and no other runner will take them: so a handler
-     * delays no other, as with upstream's task per operation, while a few
+     * delays no other, as with the superclass's task per operation, while a few
      * threads complete operations that arrive faster than one thread could
      * be woken for each. For an executor that may drop tasks, and whose
      * execute may block, it runs on the default executor and gives each
@@ -565,7 +540,7 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
                 done = true;
             } finally {
                 // a handler that throws ends this runner, as it would end
-                // upstream's task; the others are left to another
+                // the superclass's task; the others are left to another
                 if (!done && takers.get() == 0 && !completed.isEmpty())
                     startRunner();
             }
@@ -592,8 +567,14 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
         // written by completed before it hands off, read by run
         private int result;
 
+        // the jdk.FileDispatch event's start (0: not enabled) and route; no
+        // route if pread/pwrite did the operation, as FileDispatcherImpl
+        // records it
+        private final long start = IoUringFileIO.traceStart();
+        private String route = IoUringFileIO.RING;
+
         /**
-         * Prepares the operation: acquires the buffer's scope, as upstream's
+         * Prepares the operation: acquires the buffer's scope, as the superclass's
          * channel does, and substitutes a temporary direct buffer for a heap
          * buffer, with a copy of what is to be written.
          */
@@ -650,6 +631,7 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
             if (total < length && n != IOStatus.EOF)
                 return false;
             result = total;
+            route = IoUringFileIO.PAGE_CACHE;
             return true;
         }
 
@@ -677,7 +659,7 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
 
         /**
          * Completes the operation, on the executor: maps the result as
-         * upstream's channel maps pread's and pwrite's, or does the
+         * the superclass maps pread's and pwrite's, or does the
          * operation with pread/pwrite if the ring did not, updates the
          * buffer, releases it, and completes the Future or invokes the
          * handler.
@@ -688,6 +670,8 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
             Throwable exc = null;
             try {
                 n = finish();
+                if (route != null)
+                    IoUringFileIO.trace(start, route, write, n);
                 if (n < 0 && !isOpen())
                     throw new AsynchronousCloseException();
             } catch (IOException x) {
@@ -706,7 +690,7 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
         }
 
         /**
-         * Returns what upstream's pread/pwrite loop returns for this
+         * Returns what the superclass's pread/pwrite loop returns for this
          * operation, and updates the caller's buffer.
          */
         private int finish() throws IOException {
@@ -716,8 +700,10 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
             } else if (n < 0 && n != IoUring.FALLBACK) {
                 n = IoUring.error0(n, !write);      // throws unless EINTR or EAGAIN
             }
-            if (n == IoUring.FALLBACK || n == IOStatus.INTERRUPTED || n == IOStatus.UNAVAILABLE)
+            if (n == IoUring.FALLBACK || n == IOStatus.INTERRUPTED || n == IOStatus.UNAVAILABLE) {
+                route = null;
                 n = transfer();
+            }
             if (n > 0) {
                 // as Windows' channel: a caller that changed the buffer meanwhile
                 // does not stop the completion
@@ -733,7 +719,7 @@ final class IoUringAsynchronousFileChannelImpl extends SimpleAsynchronousFileCha
         }
 
         /**
-         * Reads or writes with pread/pwrite, as upstream's channel does.
+         * Reads or writes with pread/pwrite, as the superclass does.
          */
         private int transfer() throws IOException {
             try {

@@ -28,10 +28,10 @@ package sun.nio.ch;
 import java.io.FileDescriptor;
 import java.io.IOException;
 import java.util.List;
-import java.util.concurrent.atomic.LongAdder;
 import jdk.internal.access.JavaIOFileDescriptorAccess;
 import jdk.internal.access.JavaLangAccess;
 import jdk.internal.access.SharedSecrets;
+import jdk.internal.event.FileDispatchEvent;
 import jdk.internal.misc.Blocker;
 import jdk.internal.misc.CarrierThread;
 import jdk.internal.misc.Unsafe;
@@ -41,30 +41,46 @@ import jdk.internal.misc.Unsafe;
  * io_uring where a virtual thread would otherwise block its carrier.
  *
  * <p> The system property {@code jdk.nio.file.ioUring}, read once, selects the
- * mode. In {@code auto} (the default) platform threads and all writes use
- * read/pread/pwrite, as upstream. A virtual thread's buffered read first asks
- * for the data with {@code preadv2(RWF_NOWAIT)}, which reads cached data. A
- * read that would block (EAGAIN, or no RWF_NOWAIT here) is submitted to
- * io_uring, and the thread parks until its completion, if other virtual
- * threads will want the carrier meanwhile (threads are parked on the rings,
- * or the scheduler has tasks queued: {@link CarrierThread#hasQueuedTasks});
- * else it blocks the carrier in pread, as upstream, which returns sooner than
- * a completion reaches a parked thread. A virtual thread's O_DIRECT read
- * takes the same rule, and blocks with compensation, as upstream, where it
- * does not park. {@code always} sends every read and positional write to
- * io_uring; {@code never} is upstream's path; {@code compensate}, for
- * comparison, compensates every read that would block.
+ * mode: {@code auto} (the default) or {@code never}. In {@code auto} platform
+ * threads and all writes use read/pread/pwrite, as FileDispatcherImpl does
+ * without io_uring. A virtual thread's buffered read first asks for the data
+ * with {@code preadv2(RWF_NOWAIT)}, which reads cached data. A read that would
+ * block (EAGAIN, or no RWF_NOWAIT here) is submitted to io_uring, and the
+ * thread parks until its completion, if other virtual threads will want the
+ * carrier meanwhile (threads are parked on the rings, or the scheduler has
+ * tasks queued: {@link CarrierThread#hasQueuedTasks}); else it blocks the
+ * carrier in pread, which returns sooner than a completion reaches a parked
+ * thread. A virtual thread's O_DIRECT read takes the same rule, and blocks
+ * with compensation where it does not park. {@code never} reads and writes
+ * with read/pread/pwrite only, compensated as FileChannelImpl compensates.
  *
  * <p> io_uring is probed at first use; if it cannot be used (ENOSYS, EPERM from
  * seccomp or kernel.io_uring_disabled, ENOMEM, ...) every operation uses
  * read/pread/pwrite, and so does every operation of a ring that fails later.
  * {@code -Djdk.nio.file.ioUring.debug=true} prints the mode, the probe result
- * and a ring's failure to System.err, and at exit how many reads took each
- * path. Test-only properties: {@code jdk.nio.file.ioUring.testUnavailable=
- * <reason>} fails the probe, {@code jdk.nio.file.ioUring.depth=<n>} limits a
- * ring's operations in flight, {@code jdk.nio.file.ioUring.testFault=
- * submit:<n>|wait:<n>|busy:<n>} fails the n-th submission or reaper wait,
- * or has the kernel take nothing of the n-th submission.
+ * and a ring's failure to System.err.
+ *
+ * <p> Which way each operation went is recorded, when JFR's
+ * {@code jdk.FileDispatch} event is enabled, as the event's route:
+ * {@code page cache} (the probe returned it), {@code blocked} (read/pread/
+ * pwrite blocked the thread, or its carrier), {@code compensated} (blocked
+ * with compensation), {@code io_uring} (completed through a ring) or
+ * {@code fallback} (a ring could not do it: read/pread/pwrite). One event per
+ * call of the dispatcher; when the event is disabled, an operation pays one
+ * check of {@code FileDispatchEvent.enabled()}.
+ *
+ * <p> Properties for tests and measurements only, not supported, all read
+ * once: {@code jdk.internal.nio.ioUring.mode} overrides the mode with
+ * {@code never}, {@code auto}, {@code always} (every read and positional
+ * write through io_uring) or {@code compensate} (every read that would block
+ * is compensated), the controls of the benchmarks;
+ * {@code jdk.internal.nio.ioUring.rings=<n>} and {@code .depth=<n>} set the
+ * number of rings and the operations one has in flight;
+ * {@code jdk.internal.nio.ioUring.testUnavailable=<reason>} fails the probe;
+ * {@code jdk.internal.nio.ioUring.testFault=submit:<n>|wait:<n>|busy:<n>}
+ * fails the n-th submission or reaper wait, or has the kernel take nothing of
+ * the n-th submission; {@code jdk.internal.nio.ioUring.testNoSyncCancel=true}
+ * has a dying ring wait for its operations without cancelling them.
  */
 final class IoUringFileIO {
     private IoUringFileIO() { }
@@ -79,31 +95,53 @@ final class IoUringFileIO {
     private static final List<String> MODES = List.of("never", "auto", "always", "compensate");
     private static final int NEVER = 0, AUTO = 1, ALWAYS = 2, COMPENSATE = 3;
 
-    // how many operations took each path (a read that the probe returns: none)
-    private static final LongAdder WOULD_BLOCK = new LongAdder();   // probes that said so
-    private static final LongAdder BLOCKED = new LongAdder();       // carrier blocked in pread
-    private static final LongAdder COMPENSATED = new LongAdder();   // blocked with compensation
-    private static final LongAdder RING = new LongAdder();          // done through a ring
-    private static final LongAdder FALLBACKS = new LongAdder();     // a ring could not do it
-    private static final boolean DEBUG = Boolean.getBoolean("jdk.nio.file.ioUring.debug");
+    // the routes of the jdk.FileDispatch event
+    static final String PAGE_CACHE = "page cache";
+    static final String BLOCKED = "blocked";
+    static final String COMPENSATED = "compensated";
+    static final String RING = "io_uring";
+    static final String FALLBACK = "fallback";
+
+    // ringTransfer: no ring for this operation (none, or not a regular file
+    // or block device), where FALLBACK is a ring that could not do it
+    private static final int NO_RING = Integer.MIN_VALUE + 1;
+
     private static final int MODE;
     static {
-        int mode = MODES.indexOf(System.getProperty("jdk.nio.file.ioUring", "auto"));
-        MODE = (mode < 0) ? AUTO : mode;
-        if (DEBUG) {
+        int mode = MODES.indexOf(System.getProperty("jdk.internal.nio.ioUring.mode", ""));
+        if (mode < 0)
+            mode = (System.getProperty("jdk.nio.file.ioUring", "").equals("never")) ? NEVER : AUTO;
+        MODE = mode;
+        if (Boolean.getBoolean("jdk.nio.file.ioUring.debug")) {
             String status = (MODE == NEVER || MODE == COMPENSATE)
                     ? "using pread/pwrite" : IoUring.status();
             System.err.println("jdk.nio.file.ioUring=" + MODES.get(MODE) + ": " + status);
-            try {
-                Runtime.getRuntime().addShutdownHook(new Thread(() -> System.err.println(
-                        "jdk.nio.file.ioUring: wouldBlock=" + WOULD_BLOCK.sum()
-                        + " blocked=" + BLOCKED.sum() + " compensated=" + COMPENSATED.sum()
-                        + " ring=" + RING.sum()
-                        + " fallback=" + FALLBACKS.sum())));
-            } catch (IllegalStateException e) {
-                // shutting down already
-            }
         }
+    }
+
+    /**
+     * Returns the mode: never, auto, always or compensate.
+     */
+    static String mode() {
+        return MODES.get(MODE);
+    }
+
+    /**
+     * Returns the start time of a jdk.FileDispatch event, or 0 if the event
+     * is not enabled.
+     */
+    static long traceStart() {
+        return FileDispatchEvent.enabled() ? FileDispatchEvent.timestamp() : 0L;
+    }
+
+    /**
+     * Records a jdk.FileDispatch event that started at start (none if 0)
+     * and returns n, an operation's result.
+     */
+    static int trace(long start, String route, boolean write, int n) {
+        if (start != 0L)
+            FileDispatchEvent.offer(start, route, write, Math.max(n, 0));
+        return n;
     }
 
     /**
@@ -116,11 +154,12 @@ final class IoUringFileIO {
     static int pread(FileDescriptor fd, long address, int len, long position)
         throws IOException
     {
+        long start = traceStart();
         if (MODE == ALWAYS)
-            return transfer(false, fd, address, len, position);
+            return transfer(start, false, fd, address, len, position);
         if (MODE != NEVER && Thread.currentThread().isVirtual())
-            return readVirtual(fd, address, len, position);
-        return plainRead(fd, address, len, position);
+            return readVirtual(start, fd, address, len, position);
+        return trace(start, BLOCKED, false, plainRead(fd, address, len, position));
     }
 
     static int read(FileDescriptor fd, long address, int len) throws IOException {
@@ -135,18 +174,17 @@ final class IoUringFileIO {
     static int preadDirect(FileDescriptor fd, long address, int len, long position)
         throws IOException
     {
+        long start = traceStart();
         if (MODE == ALWAYS)
-            return transfer(false, fd, address, len, position);
+            return transfer(start, false, fd, address, len, position);
         if (MODE == AUTO && Thread.currentThread().isVirtual()) {
-            if (othersWaiting()) {
-                int n = ringTransfer(false, fd, address, len, position);
-                if (n != IoUring.FALLBACK)
-                    return n;
-            }
-            COMPENSATED.increment();
-            return blockingTransfer(false, fd, address, len, position);
+            int n = othersWaiting() ? ringTransfer(false, fd, address, len, position) : NO_RING;
+            if (n != IoUring.FALLBACK && n != NO_RING)
+                return trace(start, RING, false, n);
+            return trace(start, (n == IoUring.FALLBACK) ? FALLBACK : COMPENSATED, false,
+                         blockingTransfer(false, fd, address, len, position));
         }
-        return UnixFileDispatcherImpl.pread0(fd, address, len, position);
+        return trace(start, BLOCKED, false, UnixFileDispatcherImpl.pread0(fd, address, len, position));
     }
 
     /**
@@ -166,9 +204,10 @@ final class IoUringFileIO {
     static int pwrite(FileDescriptor fd, long address, int len, long position)
         throws IOException
     {
+        long start = traceStart();
         if (MODE == ALWAYS)
-            return transfer(true, fd, address, len, position);
-        return UnixFileDispatcherImpl.pwrite0(fd, address, len, position);
+            return transfer(start, true, fd, address, len, position);
+        return trace(start, BLOCKED, true, UnixFileDispatcherImpl.pwrite0(fd, address, len, position));
     }
 
     /**
@@ -185,7 +224,8 @@ final class IoUringFileIO {
      * short count only at end of file or, from a file that is not regular,
      * what it had.
      */
-    private static int readVirtual(FileDescriptor fd, long address, int len, long position)
+    private static int readVirtual(long start, FileDescriptor fd, long address, int len,
+                                   long position)
         throws IOException
     {
         // as pread, which transfers at most MAX_RW_COUNT bytes
@@ -196,19 +236,18 @@ final class IoUringFileIO {
         while (n > 0) {
             total += n;
             if (total == len)
-                return total;
+                return trace(start, PAGE_CACHE, false, total);
             n = IoUring.preadNoWait0(fd, address + total, len - total,
                                      advance(position, total));
         }
         if (n == IOStatus.EOF || n == IOStatus.INTERRUPTED)
-            return (total > 0) ? total : n;
+            return trace(start, PAGE_CACHE, false, (total > 0) ? total : n);
         // a FIFO or a device: read(2) returns what is there
         if (total > 0 && !IoUring.isFileOrBlockDevice(fd))
-            return total;
+            return trace(start, PAGE_CACHE, false, total);
         // would block, or RWF_NOWAIT is not supported here
-        WOULD_BLOCK.increment();
         try {
-            n = readWouldBlock(fd, address + total, len - total, advance(position, total));
+            n = readWouldBlock(start, fd, address + total, len - total, advance(position, total));
         } catch (IOException e) {
             if (total > 0)
                 return total;
@@ -224,20 +263,18 @@ final class IoUringFileIO {
      * a ring while other virtual threads want the carrier, else pread (read)
      * blocking the carrier, with compensation in compensate mode.
      */
-    private static int readWouldBlock(FileDescriptor fd, long address, int len, long position)
+    private static int readWouldBlock(long start, FileDescriptor fd, long address, int len,
+                                      long position)
         throws IOException
     {
-        if (MODE == COMPENSATE) {
-            COMPENSATED.increment();
-            return blockingTransfer(false, fd, address, len, position);
-        }
-        if (othersWaiting()) {
-            int n = ringTransfer(false, fd, address, len, position);
-            if (n != IoUring.FALLBACK)
-                return n;
-        }
-        BLOCKED.increment();
-        return plainRead(fd, address, len, position);
+        if (MODE == COMPENSATE)
+            return trace(start, COMPENSATED, false,
+                         blockingTransfer(false, fd, address, len, position));
+        int n = othersWaiting() ? ringTransfer(false, fd, address, len, position) : NO_RING;
+        if (n != IoUring.FALLBACK && n != NO_RING)
+            return trace(start, RING, false, n);
+        return trace(start, (n == IoUring.FALLBACK) ? FALLBACK : BLOCKED, false,
+                     plainRead(fd, address, len, position));
     }
 
     /**
@@ -257,24 +294,28 @@ final class IoUringFileIO {
      * (compensated for a virtual thread). Returns as pread0/pwrite0; position
      * -1 reads at the current position, as read0.
      */
-    private static int transfer(boolean write, FileDescriptor fd, long address, int len,
-                                long position)
+    private static int transfer(long start, boolean write, FileDescriptor fd, long address,
+                                int len, long position)
         throws IOException
     {
         int n = ringTransfer(write, fd, address, len, position);
-        if (n != IoUring.FALLBACK)
-            return n;
-        if (Thread.currentThread().isVirtual())
-            return blockingTransfer(write, fd, address, len, position);
-        return write ? UnixFileDispatcherImpl.pwrite0(fd, address, len, position)
-                     : plainRead(fd, address, len, position);
+        if (n != IoUring.FALLBACK && n != NO_RING)
+            return trace(start, RING, write, n);
+        boolean virtual = Thread.currentThread().isVirtual();
+        String route = (n == IoUring.FALLBACK) ? FALLBACK : virtual ? COMPENSATED : BLOCKED;
+        if (virtual)
+            return trace(start, route, write, blockingTransfer(write, fd, address, len, position));
+        return trace(start, route, write,
+                     write ? UnixFileDispatcherImpl.pwrite0(fd, address, len, position)
+                           : plainRead(fd, address, len, position));
     }
 
     /**
      * Reads or writes through io_uring and returns as pread0/pwrite0, or
-     * returns FALLBACK if io_uring is not available, cannot do it for this
+     * returns NO_RING if io_uring is not available or cannot do it for this
      * file (not a regular file or block device; a read at the current
-     * position before Linux 5.6), or the ring failed.
+     * position before Linux 5.6), or FALLBACK if the ring did not do it or
+     * failed.
      */
     private static int ringTransfer(boolean write, FileDescriptor fd, long address, int len,
                                     long position)
@@ -284,25 +325,18 @@ final class IoUringFileIO {
         // only regular files and block devices: io_uring ignores the offset
         // where pread/pwrite fail with ESPIPE (pipes, FIFOs, sockets, ttys),
         // and returns short counts for character devices
-        if (ring != null && (position != -1 || ring.readsAtCurrentPosition())
-                && IoUring.isFileOrBlockDevice(fd)) {
-            int res = ring.execute(write, FD_ACCESS.get(fd), address, len, position);
-            if (res > 0) {
-                RING.increment();
-                return res;
-            }
-            if (res == 0) {
-                RING.increment();
-                return write ? 0 : IOStatus.EOF;
-            }
-            if (res != IoUring.FALLBACK) {
-                int n = IoUring.error0(res, !write);
-                if (n != IOStatus.UNAVAILABLE) {
-                    RING.increment();
-                    return n;
-                }
-            }
-            FALLBACKS.increment();
+        if (ring == null || (position == -1 && !ring.readsAtCurrentPosition())
+                || !IoUring.isFileOrBlockDevice(fd))
+            return NO_RING;
+        int res = ring.execute(write, FD_ACCESS.get(fd), address, len, position);
+        if (res > 0)
+            return res;
+        if (res == 0)
+            return write ? 0 : IOStatus.EOF;
+        if (res != IoUring.FALLBACK) {
+            int n = IoUring.error0(res, !write);
+            if (n != IOStatus.UNAVAILABLE)
+                return n;
         }
         return IoUring.FALLBACK;
     }

@@ -31,7 +31,7 @@ import java.nio.channels.AsynchronousFileChannel;
 
 /**
  * Opens the AsynchronousFileChannels of UnixChannelFactory: on this
- * platform, upstream's SimpleAsynchronousFileChannelImpl. The Linux version
+ * platform, SimpleAsynchronousFileChannelImpl. The Linux version
  * of this class, which replaces it there, opens them on io_uring.
  */
 public final class DefaultAsynchronousFileChannelFactory {

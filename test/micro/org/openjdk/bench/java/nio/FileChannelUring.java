@@ -66,7 +66,7 @@ import org.openjdk.jmh.annotations.*;
  * idle=N}, N more virtual threads stay parked through each iteration, as the
  * threads of idle connections of a server would. The io_uring policy
  * is chosen on the command line, e.g.
- * {@code -jvmArgsAppend -Djdk.nio.file.ioUring=always}; the baseline JDK
+ * {@code -jvmArgsAppend -Djdk.internal.nio.ioUring.mode=always}; the baseline JDK
  * ignores it. The peak number of live OS threads of the VM during each
  * iteration is printed ("peak OS threads"), and the peak number of those that
  * carry virtual threads or reap io_uring completions ("peak carrier+reaper

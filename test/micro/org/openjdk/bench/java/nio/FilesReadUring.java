@@ -52,7 +52,7 @@ import org.openjdk.jmh.annotations.*;
  * under {@code Files.readAllBytes} and {@code Files.newInputStream}, by
  * platform or virtual threads ({@code threads}: P1, P2, V1 ... V1024), with a
  * hot, cold or half-cached page cache. The io_uring policy is chosen on the
- * command line, e.g. {@code -jvmArgsAppend -Djdk.nio.file.ioUring=always};
+ * command line, e.g. {@code -jvmArgsAppend -Djdk.internal.nio.ioUring.mode=always};
  * the baseline JDK ignores it.
  *
  * <ul>
