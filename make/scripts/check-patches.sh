@@ -8,7 +8,7 @@ set -euo pipefail
 
 pdir=$1 pristine=$2
 fail=0
-all=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$pdir/series" | paste -sd, -)
+all=$("$(dirname "$0")/series.sh" all)
 list=$("$(dirname "$0")/series.sh" patches "$all")
 n=0
 for p in $list; do

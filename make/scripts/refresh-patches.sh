@@ -35,7 +35,7 @@ hunks_of() {
     awk -v f="--- a/$2" '/^--- a\// { on = ($0 == f || index($0, f "\t") == 1) } on' "$1"
 }
 
-series=$("$(dirname "$0")/series.sh" patches "$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$pdir/series" | paste -sd, -)")
+series=$("$(dirname "$0")/series.sh" patches "$("$(dirname "$0")/series.sh" all)")
 
 # stage/<file>: the file as the patches so far in the series leave it
 stage=$(mktemp -d)

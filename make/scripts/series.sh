@@ -1,5 +1,6 @@
 #!/bin/bash
 # The patch series of patches/series and what belongs to each.
+#   series.sh all                   every series of patches/series, comma-separated
 #   series.sh check-prefix SERIES   SERIES (comma-separated) is a prefix of patches/series
 #   series.sh patches SERIES        the patch files, in the order they apply
 #   series.sh files SERIES          the project's files under src/ and test/ of those series
@@ -27,8 +28,9 @@ selected() {
     echo "$want"
 }
 
-[ "$1" = check ] || sel=$(selected "${2:-}")
+case $1 in all|check) ;; *) sel=$(selected "${2:-}") ;; esac
 case $1 in
+    all) echo $all | tr ' ' , ;;
     check-prefix) ;;
     patches) for s in $sel; do entries "$pdir/$s/series" | sed "s|^|$s/|"; done ;;
     files) for s in $sel; do entries "$pdir/$s/files"; done ;;

@@ -177,13 +177,8 @@ final class IoUringFileIO {
         long start = traceStart();
         if (MODE == ALWAYS)
             return transfer(start, false, fd, address, len, position);
-        if (MODE == AUTO && Thread.currentThread().isVirtual()) {
-            int n = othersWaiting() ? ringTransfer(false, fd, address, len, position) : NO_RING;
-            if (n != IoUring.FALLBACK && n != NO_RING)
-                return trace(start, RING, false, n);
-            return trace(start, (n == IoUring.FALLBACK) ? FALLBACK : COMPENSATED, false,
-                         blockingTransfer(false, fd, address, len, position));
-        }
+        if (MODE == AUTO && Thread.currentThread().isVirtual())
+            return ringOrBlock(start, othersWaiting(), true, false, fd, address, len, position);
         return trace(start, BLOCKED, false, UnixFileDispatcherImpl.pread0(fd, address, len, position));
     }
 
@@ -270,11 +265,7 @@ final class IoUringFileIO {
         if (MODE == COMPENSATE)
             return trace(start, COMPENSATED, false,
                          blockingTransfer(false, fd, address, len, position));
-        int n = othersWaiting() ? ringTransfer(false, fd, address, len, position) : NO_RING;
-        if (n != IoUring.FALLBACK && n != NO_RING)
-            return trace(start, RING, false, n);
-        return trace(start, (n == IoUring.FALLBACK) ? FALLBACK : BLOCKED, false,
-                     plainRead(fd, address, len, position));
+        return ringOrBlock(start, othersWaiting(), false, false, fd, address, len, position);
     }
 
     /**
@@ -298,12 +289,25 @@ final class IoUringFileIO {
                                 int len, long position)
         throws IOException
     {
-        int n = ringTransfer(write, fd, address, len, position);
+        return ringOrBlock(start, true, Thread.currentThread().isVirtual(), write,
+                           fd, address, len, position);
+    }
+
+    /**
+     * Reads or writes through io_uring if useRing and a ring does it, else
+     * with pread0/pwrite0 (read0 at position -1), compensated if compensate;
+     * records the route taken.
+     */
+    private static int ringOrBlock(long start, boolean useRing, boolean compensate,
+                                   boolean write, FileDescriptor fd, long address, int len,
+                                   long position)
+        throws IOException
+    {
+        int n = useRing ? ringTransfer(write, fd, address, len, position) : NO_RING;
         if (n != IoUring.FALLBACK && n != NO_RING)
             return trace(start, RING, write, n);
-        boolean virtual = Thread.currentThread().isVirtual();
-        String route = (n == IoUring.FALLBACK) ? FALLBACK : virtual ? COMPENSATED : BLOCKED;
-        if (virtual)
+        String route = (n == IoUring.FALLBACK) ? FALLBACK : compensate ? COMPENSATED : BLOCKED;
+        if (compensate)
             return trace(start, route, write, blockingTransfer(write, fd, address, len, position));
         return trace(start, route, write,
                      write ? UnixFileDispatcherImpl.pwrite0(fd, address, len, position)
