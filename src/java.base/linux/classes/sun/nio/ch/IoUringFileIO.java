@@ -43,15 +43,16 @@ import jdk.internal.misc.Unsafe;
  * <p> The system property {@code jdk.nio.file.ioUring}, read once, selects the
  * mode: {@code auto} (the default) or {@code never}. In {@code auto} platform
  * threads and all writes use read/pread/pwrite, as FileDispatcherImpl does
- * without io_uring. A virtual thread's buffered read first asks for the data
- * with {@code preadv2(RWF_NOWAIT)}, which reads cached data. A read that would
- * block (EAGAIN, or no RWF_NOWAIT here) is submitted to io_uring, and the
- * thread parks until its completion, if other virtual threads will want the
- * carrier meanwhile (threads are parked on the rings, or the scheduler has
- * tasks queued: {@link CarrierThread#hasQueuedTasks}); else it blocks the
- * carrier in pread, which returns sooner than a completion reaches a parked
- * thread. A virtual thread's O_DIRECT read takes the same rule, and blocks
- * with compensation where it does not park. {@code never} reads and writes
+ * without io_uring. A virtual thread's buffered read parks on io_uring if it
+ * would block and other virtual threads will want the carrier meanwhile
+ * (threads are parked on the rings, or the carrier has tasks queued:
+ * {@link CarrierThread#hasKnownQueuedWork}). So if none will, the read is a
+ * pread, which returns sooner than a completion reaches a parked thread.
+ * Else it first asks for the data with {@code preadv2(RWF_NOWAIT)}, which
+ * reads cached data, and what would block (EAGAIN, or no RWF_NOWAIT here) is
+ * submitted to io_uring, the thread parking until its completion. A virtual
+ * thread's O_DIRECT read takes the same rule, and blocks with compensation
+ * where it does not park. {@code never} reads and writes
  * with read/pread/pwrite only, compensated as FileChannelImpl compensates.
  *
  * <p> io_uring is probed at first use; if it cannot be used (ENOSYS, EPERM from
@@ -223,6 +224,9 @@ final class IoUringFileIO {
                                    long position)
         throws IOException
     {
+        // nothing else wants the carrier: pread, cached or not
+        if (MODE == AUTO && !othersWaiting())
+            return trace(start, BLOCKED, false, plainRead(fd, address, len, position));
         // as pread, which transfers at most MAX_RW_COUNT bytes
         if (len > MAX_RW_COUNT)
             len = MAX_RW_COUNT;
@@ -254,9 +258,9 @@ final class IoUringFileIO {
     }
 
     /**
-     * The part of a virtual thread's buffered read that would block: through
-     * a ring while other virtual threads want the carrier, else pread (read)
-     * blocking the carrier, with compensation in compensate mode.
+     * The part of a virtual thread's buffered read that would block, while
+     * other virtual threads want the carrier: through a ring, or if it cannot,
+     * pread (read) blocking the carrier; with compensation in compensate mode.
      */
     private static int readWouldBlock(long start, FileDescriptor fd, long address, int len,
                                       long position)
@@ -265,19 +269,20 @@ final class IoUringFileIO {
         if (MODE == COMPENSATE)
             return trace(start, COMPENSATED, false,
                          blockingTransfer(false, fd, address, len, position));
-        return ringOrBlock(start, othersWaiting(), false, false, fd, address, len, position);
+        return ringOrBlock(start, true, false, false, fd, address, len, position);
     }
 
     /**
      * Returns true if other virtual threads will want the current one's
      * carrier while it waits for a device: threads are parked on the rings
-     * (their completions make them runnable), or the scheduler has tasks
-     * queued; always true under a scheduler that does not say.
+     * (their completions make them runnable), or the carrier has tasks
+     * queued that it could run; always true under a scheduler that does not
+     * say.
      */
     private static boolean othersWaiting() {
         return IoUring.parked() > 0
-                || !(JLA.currentCarrierThread() instanceof CarrierThread carrier)
-                || carrier.hasQueuedTasks();
+                || !(JLA.currentCarrierThread() instanceof CarrierThread)
+                || CarrierThread.hasKnownQueuedWork();
     }
 
     /**
