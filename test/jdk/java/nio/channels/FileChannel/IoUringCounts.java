@@ -129,6 +129,32 @@ final class IoUringCounts {
                                        + ", expected " + value + " (" + s + ")");
     }
 
+    /**
+     * The reads of cached data that may find their page missing all the same:
+     * memory reclaim (kswapd, or a DAMON pageout scheme as some VMs run) can drop
+     * a page between the warm-up and the read, and the kernel's RWF_NOWAIT read
+     * returns EAGAIN for a page it would wait for. Such a read goes, rightly, the
+     * way of a miss. A sixteenth of the reads; a rule that sent cached reads
+     * that way would send them all.
+     */
+    static long mayMiss(long reads) {
+        return reads / 16;
+    }
+
+    static void atMost(String what, Map<String, Long> s, String key, long limit) {
+        long v = s.getOrDefault(key, 0L);
+        if (v > limit)
+            throw new RuntimeException(what + ": " + key + " is " + v
+                                       + ", expected at most " + limit + " (" + s + ")");
+    }
+
+    static void atLeast(String what, Map<String, Long> s, String key, long limit) {
+        long v = s.getOrDefault(key, 0L);
+        if (v < limit)
+            throw new RuntimeException(what + ": " + key + " is " + v
+                                       + ", expected at least " + limit + " (" + s + ")");
+    }
+
     static void positive(String what, Map<String, Long> s, String key) {
         if (s.get(key) == null || s.get(key) <= 0)
             throw new RuntimeException(what + ": " + key + " is " + s.get(key)

@@ -238,8 +238,11 @@ public class IoUringRouting {
                 long reads = 4L * many * OPS;
                 String c = "cached buffered reads, " + many + " virtual threads";
                 System.out.printf("%-44s reads %d, ring completions %d%n", c, reads, used);
-                if (used != 0)
-                    failures.add(c + ": " + used + " ring completions, expected none");
+                // but the kernel may drop a page before it is read
+                // (IoUringCounts.mayMiss)
+                if (used > IoUringCounts.mayMiss(reads))
+                    failures.add(c + ": " + used + " ring completions, expected at most "
+                                 + IoUringCounts.mayMiss(reads));
                 IoUringRings.evict(big);
                 before = IoUringRings.completions();
                 readRound(fc, many, blocks, data);

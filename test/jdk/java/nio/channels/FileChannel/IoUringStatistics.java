@@ -82,11 +82,15 @@ public class IoUringStatistics {
             // hot: every read from the page cache (through a ring in always); in
             // auto a read whose carrier has nothing else to run is a pread
             IoUringCounts.expect("always, hot, many virtual threads", s, RING, many);
+            // (but the kernel may drop a page before it is read: mayMiss)
             s = run("compensate", "hot", file, seed);
-            IoUringCounts.expect("compensate, hot, many virtual threads", s, PAGE_CACHE, many);
+            IoUringCounts.atLeast("compensate, hot, many virtual threads", s, PAGE_CACHE,
+                                  many - IoUringCounts.mayMiss(many));
+            IoUringCounts.expect("compensate, hot, many virtual threads", s, RING, 0);
             IoUringCounts.expect("compensate, hot, many virtual threads", s, "total", many);
             s = run("auto", "hot", file, seed);
-            IoUringCounts.expect("auto, hot, many virtual threads", s, RING, 0);
+            IoUringCounts.atMost("auto, hot, many virtual threads", s, RING,
+                                 IoUringCounts.mayMiss(many));
             IoUringCounts.expect("auto, hot, many virtual threads", s, COMPENSATED, 0);
             IoUringCounts.expect("auto, hot, many virtual threads", s, FALLBACK, 0);
             IoUringCounts.expect("auto, hot, many virtual threads", s, "total", many);
