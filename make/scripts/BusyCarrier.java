@@ -37,8 +37,9 @@ public class BusyCarrier {
                 evict(file);
                 long[] nanos = new long[1];
                 String[] carriers = new String[2];
+                Thread[] computing = new Thread[1];
                 Thread reader = Thread.ofVirtual().start(() -> {
-                    Thread.ofVirtual().start(() -> {
+                    computing[0] = Thread.ofVirtual().start(() -> {
                         carriers[1] = carrier();
                         compute();
                     });
@@ -60,7 +61,7 @@ public class BusyCarrier {
                     nanos[0] = System.nanoTime() - start;
                 });
                 reader.join();
-                Thread.sleep(1200);   // the computing thread has ended
+                computing[0].join();
                 System.out.printf("trial %d: read %.1f ms, the computing thread %s%n", t,
                                   nanos[0] / 1e6, carriers[0].equals(carriers[1])
                                           ? "on the reader's carrier" : "on another carrier");
