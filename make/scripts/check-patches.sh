@@ -16,18 +16,18 @@ for p in $list; do
     [ -f "$pdir/$p" ] || { echo "$p: listed in series but missing"; fail=1; continue; }
     header=$(sed -n '1,/^\(---\|diff\|Index:\) /p' "$pdir/$p")
     for field in Description Author Forwarded Last-Update; do
-        echo "$header" | grep -q "^$field:" || { echo "$p: DEP-3 header lacks $field:"; fail=1; }
+        grep -q "^$field:" <<<"$header" || { echo "$p: DEP-3 header lacks $field:"; fail=1; }
     done
-    echo "$header" | grep -q '^Author: nio-uring contributors' \
+    grep -q '^Author: nio-uring contributors' <<<"$header" \
         || { echo "$p: Author: is not the project's (nio-uring contributors)"; fail=1; }
-    if echo "$header" | grep -q 'JDK-[0-9]' && ! echo "$header" | grep -q '^Bug:'; then
+    if grep -q 'JDK-[0-9]' <<<"$header" && ! grep -q '^Bug:' <<<"$header"; then
         echo "$p: names a JBS issue but has no Bug: field"; fail=1
     fi
 done
 for f in "$pdir"/*/*.patch "$pdir"/*.patch; do
     [ -e "$f" ] || continue
     rel=${f#"$pdir"/}
-    echo "$list" | grep -qx "$rel" || { echo "$rel: not listed in a series"; fail=1; }
+    grep -qx "$rel" <<<"$list" || { echo "$rel: not listed in a series"; fail=1; }
 done
 "$(dirname "$0")/series.sh" check || fail=1
 

@@ -48,7 +48,7 @@ else
     else
         offered=$(apt-cache "${APT_OPTS[@]}" showsrc "$UPSTREAM_DEB_SOURCE" 2>/dev/null \
                       | sed -n 's/^Version: //p' | sort -u | paste -sd ' ') || true
-        if echo " $offered " | grep -qF " $UPSTREAM_DEB_VERSION "; then
+        if grep -qF " $UPSTREAM_DEB_VERSION " <<<" $offered "; then
             why="apt-get source $UPSTREAM_DEB_SOURCE=$UPSTREAM_DEB_VERSION failed (see $dl/apt-get.log)"
         else
             why="Debian $src_suite no longer has $UPSTREAM_DEB_SOURCE $UPSTREAM_DEB_VERSION; it offers: ${offered:-no version}"

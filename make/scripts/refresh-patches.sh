@@ -53,7 +53,7 @@ for p in $series; do
             mkdir -p "$stage/$(dirname "$f")"
             if [ -f "$pristine/$f" ]; then cp "$pristine/$f" "$stage/$f"; else : > "$stage/$f"; fi
         fi
-        if echo "$later" | grep -qx "$f"; then
+        if grep -qx "$f" <<<"$later"; then
             # a later patch owns this file: keep these hunks, and apply them
             hunks_of "$pdir/$p" "$f" > "$stage/.hunks"
             cat "$stage/.hunks" >> "$out"

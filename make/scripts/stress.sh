@@ -62,9 +62,9 @@ case $what in
         # the harness must fail the run, and say that each injected kind was caught
         why=()
         [ "$rc" -ne 0 ] || why+=("the harness exited with status 0")
-        printf '%s\n' "${summaries[@]}" | grep -qE '^SUMMARY .* result=FAIL$' ||
+        grep -qE '^SUMMARY .* result=FAIL$' < <(printf '%s\n' "${summaries[@]}") ||
             why+=("no SUMMARY line with result=FAIL")
-        printf '%s\n' "${summaries[@]}" | grep -qE '^SELFTEST .* result=PASS$' ||
+        grep -qE '^SELFTEST .* result=PASS$' < <(printf '%s\n' "${summaries[@]}") ||
             why+=("no SELFTEST line with result=PASS")
         if [ ${#why[@]} -eq 0 ]; then
             status=0

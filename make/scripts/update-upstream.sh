@@ -25,7 +25,7 @@ if [ -z "$version" ]; then
     note "move to one with: make update-upstream VERSION=<one of them>"
     exit 0
 fi
-echo "$offered" | grep -qxF "$version" \
+grep -qxF "$version" <<<"$offered" \
     || die "Debian $DEBIAN_SOURCE_SUITE has no $UPSTREAM_DEB_SOURCE $version; it offers: $(echo $offered)"
 
 # 26.0.3+7-1 -> upstream version 26.0.3+7 (the Debian revision is what follows the last '-')
