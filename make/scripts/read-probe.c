@@ -37,9 +37,9 @@
 
 #define _GNU_SOURCE
 #include <errno.h>
-#include <stdbool.h>
 #include <fcntl.h>
 #include <liburing.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
